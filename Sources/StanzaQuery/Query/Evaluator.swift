@@ -1,0 +1,79 @@
+extension Query {
+    /// Evaluates the query on `context`, handing each result to `emit` in
+    /// document order until it returns `false`.
+    func evaluate(on context: Element, strict: Bool, emit: (QueryValue) -> Bool) throws(EvaluationError) {
+        for node in try select(from: context) {
+            if !(try extract(from: node, strict: strict, emit: emit)) { return }
+        }
+    }
+
+    /// The elements the path reaches (SPEC 3.2).
+    func select(from context: Element) throws(EvaluationError) -> [Element] {
+        var nodes = [context]
+        for (index, step) in steps.enumerated() {
+            if nodes.isEmpty { break }
+            let onContext = syntax.rooted && index == 0
+            switch step {
+            case .parent(let column):
+                var parents: [Element] = []
+                parents.reserveCapacity(nodes.count)
+                for node in nodes {
+                    guard let parent = node.parent else {
+                        throw EvaluationError("'..' at column \(column) climbs above <\(node.qualifiedName)>, the root of the stanza")
+                    }
+                    parents.append(parent)
+                }
+                nodes = parents
+            case .select(let selector) where onContext:
+                // A rooted first segment matches the context node itself: its
+                // namespace defaults to the parent's, or to any if it has none
+                // (or if the segment is empty, as in Monal's "/@attr").
+                let inherited = selector.syntax.isEmpty ? nil : context.parent?.namespace
+                nodes = nodes.filter { selector.matches($0, inherited: inherited) }
+            case .select(let selector):
+                var next: [Element] = []
+                for node in nodes {
+                    for case .element(let child) in node.children where selector.matches(child, inherited: node.namespace) {
+                        next.append(child)
+                    }
+                }
+                nodes = next
+            }
+        }
+        return nodes
+    }
+
+    /// Emits what the extraction and conversion make of `node`; returns whether to go on.
+    private func extract(from node: Element, strict: Bool, emit: (QueryValue) -> Bool) throws(EvaluationError) -> Bool {
+        let string: String?
+        switch syntax.extraction {
+        case nil:
+            return emit(.element(node))
+        case .allAttributes?:
+            return emit(.attributes([KeyValue("xmlns", node.namespace)] + node.attributes.map { KeyValue($0.qualifiedName, $0.value) }))
+        case .attribute(let attribute)?:
+            string = node.value(of: attribute)
+        case .text?:
+            string = node.text
+        case .name?:
+            string = node.name
+        case .dataForm(let form)?:
+            guard let result = try evaluateDataForm(form, on: node) else { return true }
+            switch result {
+            case .string(let value): string = value
+            default: return emit(result)
+            }
+        }
+        guard let string else { return true }
+        guard let conversion = syntax.conversion?.conversion else { return emit(.string(string)) }
+        guard let converted = try conversion.apply(to: string, strict: strict) else { return true }
+        return emit(converted)
+    }
+}
+
+extension Element {
+    /// `prefix:name` as written, or `name`.
+    public var qualifiedName: String {
+        prefix.map { $0 + ":" + name } ?? name
+    }
+}

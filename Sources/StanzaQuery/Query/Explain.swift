@@ -1,0 +1,116 @@
+extension QuerySyntax {
+    /// The query as a readable outline, one step per line (`stanzaq --explain`):
+    ///
+    /// ```
+    /// query: {urn:xmpp:delay}delay@stamp|datetime
+    /// start: the children of the context node
+    /// 1. select: elements named 'delay' in namespace 'urn:xmpp:delay'
+    /// extract: attribute 'stamp'
+    /// convert: datetime (XEP-0082 date and time; no result if invalid)
+    /// ```
+    public var explanation: String {
+        var lines = ["query: " + (text.isEmpty ? "(empty: the context node itself)" : text)]
+        if steps.isEmpty {
+            lines.append("start: the context node itself")
+        } else {
+            lines.append(rooted ? "start: the context node itself (rooted query)" : "start: the children of the context node")
+        }
+        for (index, step) in steps.enumerated() {
+            let number = "\(index + 1). "
+            switch step {
+            case .parent:
+                lines.append(number + "up: the parent of each node reached so far")
+            case .select(let selector):
+                let subject = rooted && index == 0 ? "the context node, if it is " : ""
+                lines.append(number + "select: " + subject + describe(selector, first: rooted && index == 0))
+                for filter in selector.filters {
+                    lines.append("   where " + describe(filter))
+                }
+            }
+        }
+        switch extraction {
+        case nil: lines.append("result: the selected elements")
+        case .attribute(let attribute)?: lines.append("extract: attribute " + describe(attribute))
+        case .allAttributes?: lines.append("extract: all attributes, as a map (with xmlns)")
+        case .text?: lines.append("extract: the text")
+        case .name?: lines.append("extract: the element name")
+        case .dataForm(let form)?: lines.append(contentsOf: describe(form))
+        }
+        if let conversion {
+            lines.append("convert: " + conversion.conversion.summary)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func describe(_ selector: Selector, first: Bool) -> String {
+        let name: String
+        switch selector.name {
+        case .unnamed, .any: name = "any element"
+        case .named(let element): name = "elements named '\(element)'"
+        case .notNamed(let element): name = "elements not named '\(element)'"
+        }
+        switch selector.namespace {
+        case .any: return name + " in any namespace"
+        case .uri(let uri): return name + " in namespace '\(uri)'"
+        case .inherited:
+            if first {
+                return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
+            }
+            return name + " in the parent's namespace"
+        }
+    }
+
+    private func describe(_ filter: Filter) -> String {
+        switch filter.test {
+        case .equals(let parts):
+            let value = parts.map { part -> String in
+                switch part {
+                case .literal(let text): return text
+                case .specifier(let specifier, _): return "%" + specifier.rawValue
+                }
+            }.joined()
+            let arguments = parts.contains { if case .specifier = $0 { return true } else { return false } }
+                ? " (format arguments filled in)" : ""
+            return describe(filter.attribute) + " equals '\(value)', ignoring case" + arguments
+        case .matches(let pattern, _):
+            return describe(filter.attribute) + " matches the regular expression '\(pattern)', ignoring case"
+        }
+    }
+
+    private func describe(_ attribute: AttributeName) -> String {
+        switch attribute.namespace {
+        case .none: return "'\(attribute.name)'"
+        case .uri(let uri): return "'\(attribute.name)' in namespace '\(uri)'"
+        case .prefix(let prefix): return "'\(prefix):\(attribute.name)' (prefix resolved on the element)"
+        }
+    }
+
+    private func describe(_ form: DataFormSyntax) -> [String] {
+        var lines = ["extract: data form (XEP-0004)"]
+        lines.append("   FORM_TYPE: " + (form.formType.map { "'\($0)'" } ?? "any"))
+        lines.append("   form type: " + (form.type.map { "'\($0)'" } ?? "any"))
+        if let index = form.index { lines.append("   item: \(index) (0-based)") }
+        switch form.field {
+        case nil: lines.append("   result: the form element")
+        case .value(let name)?: lines.append("   result: the first value of field '\(name)'")
+        case .description(let name)?: lines.append("   result: a description of field '\(name)'")
+        }
+        return lines
+    }
+}
+
+extension Conversion {
+    /// One line on what the conversion gives.
+    var summary: String {
+        switch self {
+        case .bool: return "bool (true for 'true' or '1', else false)"
+        case .int: return "int (leading integer, saturating; 0 if none)"
+        case .uint: return "uint (the int, reinterpreted as unsigned)"
+        case .double: return "double (longest valid prefix; 0 if none)"
+        case .datetime: return "datetime (XEP-0082 date and time; no result if invalid)"
+        case .base64: return "base64 (decoded bytes; no result if invalid)"
+        case .uuid: return "uuid (no result if not a UUID)"
+        case .uuidcast: return "uuidcast (the UUID, or one made from the SHA-256 of the text)"
+        }
+    }
+}

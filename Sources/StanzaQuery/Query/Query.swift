@@ -1,0 +1,118 @@
+import Foundation
+
+/// A compiled query of the Monal/Prosody path language (SPEC 3).
+///
+/// Compile once, then evaluate on as many elements as you like: parsing,
+/// binding format arguments and compiling regular expressions all happen in
+/// the initialiser, never per element.
+///
+/// ```swift
+/// let stamp = try Query("{urn:xmpp:delay}delay@stamp|datetime")
+/// for value in try stamp.find(in: message) { … }
+/// ```
+public final class Query {
+    /// The parsed query.
+    public let syntax: QuerySyntax
+    let steps: [Step]
+
+    enum Step {
+        case parent(column: Int)
+        case select(CompiledSelector)
+    }
+
+    /// Compiles `text`, filling its format specifiers (`%@`, `%d`, …) from
+    /// `arguments` in order.
+    /// - Throws: ``QueryError`` for a syntax error, a misplaced extraction or
+    ///   conversion, an invalid regular expression, or arguments that do not
+    ///   fit the specifiers.
+    public convenience init(_ text: String, arguments: [String] = []) throws(QueryError) {
+        try self.init(syntax: QueryParser.parse(text), arguments: arguments)
+    }
+
+    /// Compiles an already parsed query with `arguments`.
+    public init(syntax: QuerySyntax, arguments: [String] = []) throws(QueryError) {
+        self.syntax = syntax
+        var binder = ArgumentBinder(arguments: arguments, query: syntax.text)
+        var steps: [Step] = []
+        for step in syntax.steps {
+            switch step {
+            case .parent(let column):
+                steps.append(.parent(column: column))
+            case .select(let selector):
+                var filters: [CompiledFilter] = []
+                for filter in selector.filters {
+                    switch filter.test {
+                    case .equals(let parts):
+                        filters.append(.init(attribute: filter.attribute, test: .equals(CaselessMatcher(try binder.bind(parts)))))
+                    case .matches(let pattern, let column):
+                        do {
+                            let regex = try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+                            filters.append(.init(attribute: filter.attribute, test: .matches(regex)))
+                        } catch {
+                            throw QueryError("invalid regular expression '\(pattern)'", column: column, query: syntax.text)
+                        }
+                    }
+                }
+                steps.append(.select(CompiledSelector(syntax: selector, filters: filters)))
+            }
+        }
+        try binder.finish()
+        self.steps = steps
+        fieldMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
+            guard case .dataForm(let form) = extraction else { return nil }
+            switch form.field {
+            case .value(let name)?, .description(let name)?: return CaselessMatcher(name)
+            case nil: return nil
+            }
+        }
+        typeMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
+            guard case .dataForm(let form) = extraction else { return nil }
+            return form.type.map(CaselessMatcher.init)
+        }
+    }
+
+    let fieldMatcher: CaselessMatcher?
+    let typeMatcher: CaselessMatcher?
+
+    /// The query as written.
+    public var text: String { syntax.text }
+
+    /// Every result, in document order, duplicates kept (Monal's `find:`).
+    /// - Parameter strict: conversions must succeed on the whole value (SPEC 3.4).
+    /// - Throws: ``EvaluationError`` when `..` climbs above the root, a data-form
+    ///   subquery meets an element that is not a form, or a strict conversion fails.
+    public func find(in element: Element, strict: Bool = false) throws(EvaluationError) -> [QueryValue] {
+        var results: [QueryValue] = []
+        try evaluate(on: element, strict: strict) { results.append($0); return true }
+        return results
+    }
+
+    /// The first result, or `nil` (Monal's `findFirst:`, Prosody's `find`).
+    public func findFirst(in element: Element, strict: Bool = false) throws(EvaluationError) -> QueryValue? {
+        var first: QueryValue?
+        try evaluate(on: element, strict: strict) { first = $0; return false }
+        return first
+    }
+
+    /// Whether there is any result (Monal's `check:`).
+    public func check(in element: Element, strict: Bool = false) throws(EvaluationError) -> Bool {
+        try findFirst(in: element, strict: strict) != nil
+    }
+}
+
+extension Element {
+    /// Every result of `query` on this element; see ``Query/find(in:strict:)``.
+    public func find(_ query: String, _ arguments: String...) throws -> [QueryValue] {
+        try Query(query, arguments: arguments).find(in: self)
+    }
+
+    /// The first result of `query` on this element, or `nil`.
+    public func findFirst(_ query: String, _ arguments: String...) throws -> QueryValue? {
+        try Query(query, arguments: arguments).findFirst(in: self)
+    }
+
+    /// Whether `query` has any result on this element.
+    public func check(_ query: String, _ arguments: String...) throws -> Bool {
+        try Query(query, arguments: arguments).check(in: self)
+    }
+}

@@ -1,0 +1,309 @@
+/// Recursive-descent parser from query text to ``QuerySyntax`` (SPEC 3.1).
+///
+/// ```
+/// query      = "" | path [extraction [conversion]] | extraction [conversion]
+/// path       = ["/"] segment *("/" segment)
+/// segment    = ".." | ["{" ns "}"] ["!"] name filter* | ["{" ns "}"] filter*
+/// filter     = "<" attr ("=" | "~") value ">"
+/// extraction = "@" attr | "@@" | "#" | "$" | "\" dataform "\"
+/// conversion = "|" name
+/// ```
+struct QueryParser {
+    private var scanner: QueryScanner
+
+    init(_ text: String) {
+        scanner = QueryScanner(text)
+    }
+
+    static func parse(_ text: String) throws(QueryError) -> QuerySyntax {
+        var parser = QueryParser(text)
+        return try parser.parseQuery()
+    }
+
+    private mutating func parseQuery() throws(QueryError) -> QuerySyntax {
+        var syntax = QuerySyntax(text: scanner.text, rooted: false, steps: [], extraction: nil, conversion: nil)
+        if scanner.isAtEnd { return syntax }
+        syntax.rooted = scanner.eat("/")
+        // A bare extraction applies to the context node (Prosody's "@attr"); a
+        // bare data-form subquery, like an empty segment, to its forms.
+        let bareExtraction = !syntax.rooted && [UInt8(ascii: "@"), UInt8(ascii: "#"), UInt8(ascii: "$")]
+            .contains { scanner.peek == Unicode.Scalar($0) }
+        if !bareExtraction && scanner.peek != "|" {
+            repeat {
+                syntax.steps.append(try parseSegment())
+            } while scanner.eat("/")
+        }
+        let extractionColumn = scanner.column
+        syntax.extraction = try parseExtraction()
+        if case .dataForm? = syntax.extraction {
+            try defaultToForm(&syntax, column: extractionColumn)
+        } else if case .select(let last)? = syntax.steps.last, last.isEmpty, last.filters.isEmpty {
+            // A trailing empty segment is the node reached, as in Prosody's
+            // find ("a/@x" is "a@x", "a/" is "a") and as SPEC's "item/../@ver"
+            // needs; Monal's "/@attr" is the same rule on the context node.
+            syntax.steps.removeLast()
+        }
+        if scanner.peek == "|" {
+            syntax.conversion = try parseConversion(after: syntax.extraction)
+        }
+        if !scanner.isAtEnd {
+            if syntax.conversion != nil {
+                throw scanner.error("expected the end of the query after the conversion, found \(scanner.describeNext)")
+            }
+            if syntax.extraction != nil {
+                throw scanner.error("an extraction (@, @@, #, $ or \\…\\) must end the query, found \(scanner.describeNext)")
+            }
+            throw scanner.error("unexpected \(scanner.describeNext): expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end")
+        }
+        return syntax
+    }
+
+    // MARK: Segments
+
+    private mutating func parseSegment() throws(QueryError) -> QuerySyntax.Step {
+        let column = scanner.column
+        if scanner.peek == "." && scanner.peek(1) == "." {
+            scanner.advance(); scanner.advance()
+            if let next = scanner.peek, next == "<" || next == "{" || next == "!" || next == "*" || isNameScalar(next) {
+                throw scanner.error("'..' stands alone: it takes no name, namespace or filter", at: column)
+            }
+            return .parent(column: column)
+        }
+        var selector = QuerySyntax.Selector(namespace: .inherited, name: .unnamed, filters: [], column: column)
+        if scanner.peek == "{" {
+            selector.namespace = try parseBraced(what: "namespace", allowStar: true).map { .uri($0) } ?? .any
+        }
+        if scanner.eat("!") {
+            let name = scanner.name()
+            if name.isEmpty { throw scanner.error("expected an element name after '!'") }
+            selector.name = .notNamed(name)
+        } else if scanner.eat("*") {
+            selector.name = .any
+        } else {
+            let name = scanner.name()
+            if !name.isEmpty { selector.name = .named(name) }
+        }
+        while scanner.peek == "<" {
+            selector.filters.append(try parseFilter())
+        }
+        return .select(selector)
+    }
+
+    /// `{…}`: returns the text inside, or `nil` for `{*}` when `allowStar`.
+    private mutating func parseBraced(what: String, allowStar: Bool) throws(QueryError) -> String? {
+        let open = scanner.column
+        _ = scanner.eat("{")
+        let content = scanner.read { $0 != "}" }
+        guard scanner.eat("}") else {
+            throw scanner.error("expected '}' to close the \(what) opened at column \(open)")
+        }
+        if content.isEmpty {
+            throw scanner.error("expected a \(what) between '{' and '}'\(allowStar ? " ('*' for any)" : "")", at: open + 1)
+        }
+        return allowStar && content == "*" ? nil : content
+    }
+
+    private mutating func parseFilter() throws(QueryError) -> QuerySyntax.Filter {
+        let column = scanner.column
+        _ = scanner.eat("<")
+        let attribute = try parseAttributeName(after: "'<'")
+        let isRegex: Bool
+        if scanner.eat("=") {
+            isRegex = false
+        } else if scanner.eat("~") {
+            isRegex = true
+        } else {
+            throw scanner.error("expected '=' or '~' after the attribute name in the filter, found \(scanner.describeNext)")
+        }
+        let valueColumn = scanner.column
+        let value = scanner.read { $0 != ">" }
+        if value.isEmpty && scanner.peek == ">" {
+            throw scanner.error(isRegex
+                ? "expected a regular expression after '~'"
+                : "expected a value after '=' (to match an empty value, use <\(attribute.name)~^$>)")
+        }
+        guard scanner.eat(">") else {
+            throw scanner.error("expected '>' to close the attribute filter")
+        }
+        let test: QuerySyntax.FilterTest = isRegex
+            ? .matches(pattern: value, column: valueColumn)
+            : .equals(try parseFormatValue(value, column: valueColumn))
+        return QuerySyntax.Filter(attribute: attribute, test: test, column: column)
+    }
+
+    /// Splits an `=` value into literal text and format specifiers.
+    private func parseFormatValue(_ value: String, column: Int) throws(QueryError) -> [QuerySyntax.ValuePart] {
+        var parts: [QuerySyntax.ValuePart] = []
+        var literal = String.UnicodeScalarView()
+        let scalars = Array(value.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "%" else {
+                literal.append(scalars[index])
+                index += 1
+                continue
+            }
+            if index + 1 < scalars.count && scalars[index + 1] == "%" {
+                literal.append("%")
+                index += 2
+                continue
+            }
+            // The longest supported specifier that follows.
+            let rest = String(String.UnicodeScalarView(scalars[(index + 1)...].prefix(3)))
+            guard let specifier = FormatSpecifier.allCases
+                .filter({ rest.hasPrefix($0.rawValue) })
+                .max(by: { $0.rawValue.count < $1.rawValue.count })
+            else {
+                let shown = scalars.count > index + 1 ? "%" + String(Character(scalars[index + 1])) : "%"
+                throw scanner.error(
+                    "unsupported format specifier '\(shown)' (supported: %@ %s %d %i %u %ld %li %lu %lld %lli %llu %zd %zu, and %% for '%')",
+                    at: column + index)
+            }
+            if !literal.isEmpty { parts.append(.literal(String(literal))); literal = .init() }
+            parts.append(.specifier(specifier, column: column + index))
+            index += 1 + specifier.rawValue.unicodeScalars.count
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(String(literal))) }
+        return parts
+    }
+
+    /// `name`, `prefix:name` or `{uri}name`.
+    private mutating func parseAttributeName(after what: String) throws(QueryError) -> QuerySyntax.AttributeName {
+        if scanner.peek == "{" {
+            guard let uri = try parseBraced(what: "attribute namespace", allowStar: false) else {
+                throw scanner.error("expected an attribute namespace")
+            }
+            let name = scanner.name()
+            if name.isEmpty { throw scanner.error("expected an attribute name after '{\(uri)}'") }
+            return .init(name: name, namespace: .uri(uri))
+        }
+        let name = scanner.name()
+        if name.isEmpty { throw scanner.error("expected an attribute name after \(what), found \(scanner.describeNext)") }
+        if let colon = name.firstIndex(of: ":") {
+            let prefix = String(name[..<colon]), local = String(name[name.index(after: colon)...])
+            if prefix.isEmpty || local.isEmpty || local.contains(":") {
+                throw scanner.error("'\(name)' is not an attribute name: write prefix:name or {namespace}name",
+                                    at: scanner.column - name.unicodeScalars.count)
+            }
+            return .init(name: local, namespace: .prefix(prefix))
+        }
+        return .init(name: name, namespace: .none)
+    }
+
+    // MARK: Extraction and conversion
+
+    private mutating func parseExtraction() throws(QueryError) -> QuerySyntax.Extraction? {
+        if scanner.eat("@") {
+            if scanner.eat("@") { return .allAttributes }
+            return .attribute(try parseAttributeName(after: "'@'"))
+        }
+        if scanner.eat("#") { return .text }
+        if scanner.eat("$") { return .name }
+        if scanner.peek == "\\" { return .dataForm(try parseDataForm()) }
+        return nil
+    }
+
+    /// `\{FORM_TYPE}type[index]@field\`. Queries copied from Objective-C
+    /// source double the backslashes (`\\…\\`); that spelling is accepted too.
+    private mutating func parseDataForm() throws(QueryError) -> QuerySyntax.DataFormSyntax {
+        let column = scanner.column
+        _ = scanner.eat("\\")
+        let doubled = scanner.peek == "\\" && scanner.peek(1) != nil && scanner.peek(1) != "|"
+        if doubled { scanner.advance() }
+        var form = QuerySyntax.DataFormSyntax(formType: nil, type: nil, index: nil, field: nil, column: column)
+        if scanner.peek == "{" {
+            form.formType = try parseBraced(what: "FORM_TYPE", allowStar: true)
+        }
+        if scanner.eat("*") {
+            form.type = nil
+        } else {
+            let type = scanner.name()
+            if !type.isEmpty { form.type = type }
+        }
+        if scanner.peek == "[" {
+            let open = scanner.column
+            scanner.advance()
+            let digits = scanner.read { ("0"..."9").contains($0) }
+            guard !digits.isEmpty, let index = Int(digits) else {
+                throw scanner.error("expected an item index (0, 1, …) after '['", at: open + 1)
+            }
+            guard scanner.eat("]") else { throw scanner.error("expected ']' to close the item index") }
+            form.index = index
+        }
+        if let sigil = scanner.peek, sigil == "@" || sigil == "%" || sigil == "&" {
+            scanner.advance()
+            let field = scanner.read(while: isFieldNameScalar)
+            if field.isEmpty {
+                throw scanner.error("expected a field name after '\(Character(sigil))'")
+            }
+            form.field = sigil == "@" ? .value(field) : .description(field)
+        }
+        let closing = doubled ? "\\\\" : "\\"
+        guard scanner.eat(closing) else {
+            throw scanner.error("expected '\(closing)' to close the data-form subquery opened at column \(column), found \(scanner.describeNext)")
+        }
+        return form
+    }
+
+    /// A data-form subquery in a segment that names neither element nor
+    /// namespace reads `{jabber:x:data}x` there (SPEC 3.6).
+    private func defaultToForm(_ syntax: inout QuerySyntax, column: Int) throws(QueryError) {
+        guard case .select(var selector)? = syntax.steps.last else {
+            if syntax.steps.isEmpty {
+                // A bare `\…\`: the forms among the context node's children.
+                syntax.steps = [.select(.init(namespace: .uri(dataFormsNamespace), name: .named("x"), filters: [], column: column))]
+                return
+            }
+            throw scanner.error("a data-form subquery needs a form element before it, not '..'", at: column)
+        }
+        if selector.isEmpty {
+            selector.namespace = .uri(dataFormsNamespace)
+            selector.name = .named("x")
+            syntax.steps[syntax.steps.count - 1] = .select(selector)
+            return
+        }
+        var names: String? = nil
+        if case .uri(let uri) = selector.namespace, uri != dataFormsNamespace { names = "{\(uri)}" }
+        if case .named(let name) = selector.name, name != "x" { names = (names ?? "") + name }
+        if case .notNamed("x") = selector.name { names = "!x" }
+        if let names {
+            throw scanner.error("a data-form subquery reads {jabber:x:data}x forms, but this segment selects \(names)", at: selector.column)
+        }
+    }
+
+    private mutating func parseConversion(after extraction: QuerySyntax.Extraction?) throws(QueryError) -> QuerySyntax.ConversionSyntax {
+        let column = scanner.column
+        _ = scanner.eat("|")
+        let name = scanner.read { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+        guard !name.isEmpty else {
+            throw scanner.error("expected a conversion after '|' (\(conversionList))")
+        }
+        guard let conversion = Conversion(rawValue: name) else {
+            throw scanner.error("unknown conversion '\(name)' (conversions: \(conversionList))", at: column + 1)
+        }
+        switch extraction {
+        case nil:
+            throw scanner.error("a conversion needs an extraction before it (@attr, # or $), as in @h|int", at: column)
+        case .allAttributes?:
+            throw scanner.error("'@@' gives all attributes at once and cannot be converted", at: column)
+        case .dataForm(let form)?:
+            switch form.field {
+            case .value?: break
+            case .description?: throw scanner.error("a field description (%field, &field) cannot be converted", at: column)
+            case nil: throw scanner.error("a data-form subquery without @field gives the form and cannot be converted", at: column)
+            }
+        default: break
+        }
+        return .init(conversion: conversion, column: column + 1)
+    }
+}
+
+extension QuerySyntax {
+    /// Parses a query without compiling it (format arguments are not needed).
+    public init(parsing text: String) throws(QueryError) {
+        self = try QueryParser.parse(text)
+    }
+}
+
+let dataFormsNamespace = "jabber:x:data"
+private let conversionList = Conversion.allCases.map(\.rawValue).joined(separator: ", ")

@@ -1,0 +1,139 @@
+/// The parsed form of a query (SPEC 3.1), before format arguments are bound.
+///
+/// Columns are 1-based positions in the query text, counted in Unicode scalars;
+/// errors and `--explain` use them.
+public struct QuerySyntax: Equatable, Sendable {
+    /// The query as written.
+    public var text: String
+    /// A leading `/`: the first step matches the context node itself.
+    public var rooted: Bool
+    /// The path, in order. Empty for `""` and for a bare extraction (`@id`).
+    public var steps: [Step]
+    public var extraction: Extraction?
+    public var conversion: ConversionSyntax?
+
+    /// One `/`-separated segment of the path.
+    public enum Step: Equatable, Sendable {
+        /// `..`: the parent of each node reached so far.
+        case parent(column: Int)
+        /// A selection of elements by namespace, name and attribute filters.
+        case select(Selector)
+    }
+
+    /// `{ns}name<filter>…`, `{ns}!name`, `{ns}`, or an empty segment.
+    public struct Selector: Equatable, Sendable {
+        public var namespace: NamespaceTest
+        public var name: NameTest
+        public var filters: [Filter]
+        public var column: Int
+
+        /// Names neither element nor namespace (filters aside).
+        var isEmpty: Bool { namespace == .inherited && name == .unnamed }
+    }
+
+    public enum NamespaceTest: Equatable, Sendable {
+        /// No `{…}`: the namespace of the parent of the nodes being matched.
+        case inherited
+        /// `{*}`
+        case any
+        /// `{uri}`
+        case uri(String)
+    }
+
+    public enum NameTest: Equatable, Sendable {
+        /// No name: any element (Prosody's empty segment).
+        case unnamed
+        /// `*`
+        case any
+        case named(String)
+        /// `!name`: every element not called `name`.
+        case notNamed(String)
+    }
+
+    /// An attribute as named in a filter or an `@` extraction.
+    public struct AttributeName: Equatable, Sendable {
+        public var name: String
+        public var namespace: AttributeNamespace
+    }
+
+    public enum AttributeNamespace: Equatable, Sendable {
+        /// `name`: an attribute without a namespace.
+        case none
+        /// `{uri}name`
+        case uri(String)
+        /// `prefix:name`, resolved in the element's scope.
+        case prefix(String)
+    }
+
+    /// `<attr=value>` or `<attr~regex>`.
+    public struct Filter: Equatable, Sendable {
+        public var attribute: AttributeName
+        public var test: FilterTest
+        public var column: Int
+    }
+
+    public enum FilterTest: Equatable, Sendable {
+        /// `=`: equal, ignoring case; the value may hold format specifiers.
+        case equals([ValuePart])
+        /// `~`: an ICU regular expression found anywhere in the value, ignoring case.
+        case matches(pattern: String, column: Int)
+    }
+
+    /// A piece of the value of an `=` filter.
+    public enum ValuePart: Equatable, Sendable {
+        case literal(String)
+        case specifier(FormatSpecifier, column: Int)
+    }
+
+    public enum Extraction: Equatable, Sendable {
+        /// `@name`, `@{ns}name`, `@prefix:name`
+        case attribute(AttributeName)
+        /// `@@`
+        case allAttributes
+        /// `#`
+        case text
+        /// `$`
+        case name
+        /// `\…\`
+        case dataForm(DataFormSyntax)
+    }
+
+    /// `\{FORM_TYPE}type[index]@field\` (SPEC 3.6).
+    public struct DataFormSyntax: Equatable, Sendable {
+        /// The `FORM_TYPE` field value to require; `nil` for any (absent or `*`).
+        public var formType: String?
+        /// The form's `type` attribute to require; `nil` for any (absent or `*`).
+        public var type: String?
+        /// The `<item/>` to read fields from.
+        public var index: Int?
+        public var field: FieldPart?
+        public var column: Int
+    }
+
+    public enum FieldPart: Equatable, Sendable {
+        /// `@field`: the field's first value.
+        case value(String)
+        /// `%field` or `&field`: a description of the field.
+        case description(String)
+    }
+
+    public struct ConversionSyntax: Equatable, Sendable {
+        public var conversion: Conversion
+        public var column: Int
+    }
+}
+
+/// A printf-style specifier in the value of an `=` filter (SPEC 3.5).
+public enum FormatSpecifier: String, Equatable, Sendable, CaseIterable {
+    case object = "@", string = "s"
+    case d, i, u, ld, li, lu, lld, lli, llu, zd, zu
+
+    /// Whether the argument must be an integer (and, for `u` forms, not negative).
+    var isInteger: Bool { self != .object && self != .string }
+    var isUnsigned: Bool { [.u, .lu, .llu, .zu].contains(self) }
+}
+
+/// The conversion commands of SPEC 3.4.
+public enum Conversion: String, Equatable, Sendable, CaseIterable {
+    case bool, int, uint, double, datetime, base64, uuid, uuidcast
+}

@@ -1,0 +1,121 @@
+import StanzaQuery
+
+/// How results are laid out (SPEC 4).
+enum OutputFormat: String, CaseIterable {
+    case text, json, tsv
+}
+
+/// Colours for prefixes, as grep's defaults: file names magenta, stanza
+/// numbers green, separators cyan.
+struct PrefixColors {
+    var file = "\u{1B}[35m"
+    var number = "\u{1B}[32m"
+    var separator = "\u{1B}[36m"
+    var reset = "\u{1B}[0m"
+}
+
+/// Turns results into records: prefixes, the chosen format, the separator.
+struct RecordFormatter {
+    var format: OutputFormat
+    var render: RenderOptions
+    var separator: [UInt8]
+    var withFilename: Bool
+    var withStanzaNumber: Bool
+    var colors: PrefixColors?
+
+    /// The record for one value (or, with several queries, one row of values).
+    func record(file: String, stanza: Int, values: [QueryValue?], row: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        switch format {
+        case .json:
+            let wrapped = withFilename || withStanzaNumber
+            if wrapped { openObject(file: file, stanza: stanza, into: &out) }
+            if row {
+                out.append(UInt8(ascii: "["))
+                for (index, value) in values.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+                }
+                out.append(UInt8(ascii: "]"))
+            } else {
+                values[0]!.writeJSON(into: &out, options: render)
+            }
+            if wrapped { out.append(UInt8(ascii: "}")) }
+        case .text, .tsv:
+            writePrefixes(file: file, stanza: stanza, into: &out)
+            if row {
+                for (index, value) in values.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: "\t")) }
+                    if let value { writeField(value, into: &out) }
+                }
+            } else {
+                values[0]!.writeText(into: &out, options: render)
+            }
+        }
+        out.append(contentsOf: separator)
+        return out
+    }
+
+    /// A count (`-c`), per file with `-H`.
+    func countRecord(file: String?, count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        if format == .json {
+            if let file {
+                out.append(contentsOf: "{\"file\":".utf8)
+                appendJSONString(file, into: &out)
+                out.append(contentsOf: ",\"value\":\(count)}".utf8)
+            } else {
+                out.append(contentsOf: String(count).utf8)
+            }
+        } else {
+            if let file { writePrefix(file, color: colors?.file, into: &out) }
+            out.append(contentsOf: String(count).utf8)
+        }
+        out.append(contentsOf: separator)
+        return out
+    }
+
+    private func openObject(file: String, stanza: Int, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if withFilename {
+            out.append(contentsOf: "\"file\":".utf8)
+            appendJSONString(file, into: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        if withStanzaNumber { out.append(contentsOf: "\"stanza\":\(stanza),".utf8) }
+        out.append(contentsOf: "\"value\":".utf8)
+    }
+
+    private func writePrefixes(file: String, stanza: Int, into out: inout [UInt8]) {
+        if withFilename { writePrefix(file, color: colors?.file, into: &out) }
+        if withStanzaNumber { writePrefix(String(stanza), color: colors?.number, into: &out) }
+    }
+
+    private func writePrefix(_ text: String, color: String?, into out: inout [UInt8]) {
+        if let colors, let color {
+            out.append(contentsOf: (color + text + colors.reset + colors.separator + ":" + colors.reset).utf8)
+        } else {
+            out.append(contentsOf: text.utf8)
+            out.append(UInt8(ascii: ":"))
+        }
+    }
+
+    /// A TSV field: the text rendering with tabs and newlines written as `\t`
+    /// and `\n`; bytes from `|base64` as base64 text, since raw bytes would break the row.
+    private func writeField(_ value: QueryValue, into out: inout [UInt8]) {
+        var field: [UInt8] = []
+        if case .data = value { value.writeJSON(into: &field, options: render); field = Array(field.dropFirst().dropLast()) }
+        else { value.writeText(into: &field, options: render) }
+        for byte in field {
+            switch byte {
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            default: out.append(byte)
+            }
+        }
+    }
+}
+
+func appendJSONString(_ string: String, into out: inout [UInt8]) {
+    QueryValue.string(string).writeJSON(into: &out)
+}

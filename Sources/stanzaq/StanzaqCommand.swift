@@ -1,0 +1,190 @@
+import ArgumentParser
+import StanzaQuery
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// The `stanzaq` command line (SPEC 5).
+struct StanzaqCommand: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "stanzaq",
+        abstract: "Query XMPP stanzas with Monal's XML query language.",
+        usage: """
+            stanzaq [OPTIONS] QUERY [FILE...]
+              stanzaq [OPTIONS] -e QUERY [-e QUERY]... [FILE...]
+              stanzaq -i [FILE...]
+              stanzaq --explain QUERY
+            """,
+        discussion: """
+            Reads stanzas (a single element, a sequence of elements, or XMPP streams) \
+            from the FILEs or standard input and prints what QUERY selects in each.
+
+            Examples:
+              stanzaq 'body#' capture.xml
+              stanzaq -N jabber:client '{urn:xmpp:delay}delay@stamp|datetime' message.xml
+              stanzaq -e /@from -e /@id -e 'body#' capture.xml
+              stanzaq -s '/<type=error>' capture.xml
+              stanzaq -a romeo@montague.lit '/<from~^romeo@>/body#' capture.xml
+              stanzaq -c '/{jabber:client}message' capture.xml
+              stanzaq -j '{urn:xmpp:avatar:data}data#|base64' avatar.xml > avatar.png
+
+            Exit status: 0 if something was found, 1 if not, 2 on an error.
+            The query language is described in stanzaq-query(7).
+            """,
+        version: version
+    )
+
+    @Argument(help: ArgumentHelp("The query, then the files to read (standard input if none, or -).", valueName: "QUERY|FILE"))
+    var positionals: [String] = []
+
+    @Option(name: [.customShort("e"), .customLong("query")], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A query; repeat for several (one TSV row or JSON array per stanza).", valueName: "QUERY"))
+    var queries: [String] = []
+
+    @Option(name: [.customShort("a"), .customLong("arg")], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("A format argument for %@, %s, %d… in attribute filters; repeat, in order.", valueName: "VALUE"))
+    var arguments: [String] = []
+
+    @Flag(help: "Per stanza, only the first result of each query.")
+    var first = false
+
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; exit 0 as soon as a stanza has a result.")
+    var quiet = false
+
+    @Flag(name: [.customShort("c"), .customLong("count")], help: "Print the number of stanzas with a result (per file with -H).")
+    var count = false
+
+    @Flag(name: [.customShort("s"), .customLong("select")], help: "Print the whole stanzas that have a result.")
+    var select = false
+
+    @Flag(name: [.customShort("v"), .customLong("invert")], help: "Select, count or test the stanzas that have no result (alone: like -s -v).")
+    var invert = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output format: text, json (JSON Lines) or tsv.", valueName: "FORMAT"))
+    var output: OutputFormat?
+
+    @Flag(name: .customLong("json"), help: "The same as -o json.")
+    var json = false
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "End records with NUL instead of newline.")
+    var null = false
+
+    @Flag(name: [.customShort("j"), .customLong("join")], help: "End records with nothing (for raw output such as -j …|base64 > file).")
+    var join = false
+
+    @Flag(name: [.customShort("H"), .customLong("with-filename")], help: "Prefix each record with its file name.")
+    var withFilename = false
+
+    @Flag(name: [.customShort("n"), .customLong("stanza-number")], help: "Prefix each record with its stanza number (from 1, per input).")
+    var stanzaNumber = false
+
+    @Option(name: [.customShort("N"), .customLong("default-namespace")], help: ArgumentHelp("Read stanzas with no namespace in scope as if NS were the default.", valueName: "NS"))
+    var defaultNamespace: String?
+
+    @Flag(help: "Conversions must succeed on the whole value; a failure is an error for that stanza.")
+    var strict = false
+
+    @Flag(help: "Print datetimes as seconds since 1970.")
+    var epoch = false
+
+    @Flag(help: "Indent XML output.")
+    var pretty = false
+
+    @Option(help: ArgumentHelp("Colour XML and prefixes: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "WHEN"))
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Flush the output after each stanza (the default on a terminal).")
+    var lineBuffered = false
+
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Start the interactive REPL.")
+    var interactive = false
+
+    @Flag(help: "Print the parsed query as a readable outline and evaluate nothing.")
+    var explain = false
+
+    func validate() throws {
+        if [quiet, count, select].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of -q, -c and -s")
+        }
+        if null && join { throw ValidationError("choose one of -0 and -j") }
+        if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
+    }
+
+    mutating func run() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var texts = queries
+        var paths = positionals
+        if texts.isEmpty && !interactive {
+            guard !paths.isEmpty else {
+                if isatty(0) != 0 && !explain { throw REPLNotAvailable() }
+                throw ValidationError("missing QUERY (or -e QUERY)")
+            }
+            texts = [paths.removeFirst()]
+        }
+        if interactive { throw REPLNotAvailable() }
+
+        if explain {
+            for text in texts {
+                // Format arguments are checked only when some are given.
+                let syntax = arguments.isEmpty ? try parse(text) : try compile(text).syntax
+                print(syntax.explanation)
+            }
+            return
+        }
+        let compiled = try texts.map(compile)
+        if paths.isEmpty { paths = ["-"] }
+
+        let stdoutIsTerminal = isatty(1) != 0
+        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        let useColor = color == .always || (color == .auto && stdoutIsTerminal && !noColor)
+        let format = output ?? (json ? .json : (compiled.count > 1 ? .tsv : .text))
+        let mode: Mode = quiet ? .quiet : count ? .count : (select || invert) ? .select : .results
+        let formatter = RecordFormatter(
+            format: format,
+            render: RenderOptions(epoch: epoch, pretty: pretty, highlight: useColor && format != .json ? .ansi : nil),
+            separator: null ? [0] : join ? [] : [UInt8(ascii: "\n")],
+            withFilename: withFilename, withStanzaNumber: stanzaNumber,
+            colors: useColor && format != .json ? PrefixColors() : nil)
+        let sink = OutputSink(fileDescriptor: 1)
+        let searcher = Searcher(
+            queries: compiled, mode: mode, invert: invert, firstOnly: first, strict: strict,
+            defaultNamespace: defaultNamespace, lineBuffered: lineBuffered || stdoutIsTerminal,
+            rows: compiled.count > 1 || format == .tsv, formatter: formatter, output: sink)
+        sink.onBrokenPipe = { Glibc.exit(searcher.status) }
+        searcher.run(paths: paths)
+        throw ExitCode(searcher.status)
+    }
+
+    private func parse(_ text: String) throws -> QuerySyntax {
+        do {
+            return try QuerySyntax(parsing: text)
+        } catch {
+            throw QueryFailure(error: error)
+        }
+    }
+
+    private func compile(_ text: String) throws -> Query {
+        do {
+            return try Query(text, arguments: arguments)
+        } catch {
+            throw QueryFailure(error: error)
+        }
+    }
+}
+
+/// A query that does not compile: printed with its caret, exit status 2.
+struct QueryFailure: Error {
+    let error: QueryError
+}
+
+struct REPLNotAvailable: Error {}
