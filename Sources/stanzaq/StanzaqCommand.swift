@@ -124,14 +124,14 @@ struct StanzaqCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         var texts = queries
         var paths = positionals
-        if texts.isEmpty && !interactive {
-            guard !paths.isEmpty else {
-                if isatty(0) != 0 && !explain { throw REPLNotAvailable() }
-                throw ValidationError("missing QUERY (or -e QUERY)")
-            }
+        if interactive || (texts.isEmpty && paths.isEmpty && isatty(0) != 0 && !explain) {
+            throw ExitCode(runREPL(files: paths, arguments: arguments, defaultNamespace: defaultNamespace,
+                                   firstOnly: first, format: output ?? (json ? .json : .text)))
+        }
+        if texts.isEmpty {
+            guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
             texts = [paths.removeFirst()]
         }
-        if interactive { throw REPLNotAvailable() }
 
         if explain {
             for text in texts {
@@ -186,5 +186,3 @@ struct StanzaqCommand: ParsableCommand {
 struct QueryFailure: Error {
     let error: QueryError
 }
-
-struct REPLNotAvailable: Error {}

@@ -8,13 +8,12 @@ import Darwin
 // Errors print as `stanzaq: error: …` and exit 2, as grep's do; help and
 // --version go to standard output and exit 0.
 do {
-    var command = try StanzaqCommand.parseAsRoot() as! StanzaqCommand
+    // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
+    var parsed = try StanzaqCommand.parseAsRoot()
+    guard var command = parsed as? StanzaqCommand else { try parsed.run(); exit(0) }
     try command.run()
 } catch let failure as QueryFailure {
     printError("stanzaq: error: \(failure.error)")
-    exit(2)
-} catch is REPLNotAvailable {
-    printError("stanzaq: error: the interactive REPL (-i) is not available in this version yet; give a QUERY")
     exit(2)
 } catch let code as ExitCode {
     exit(code.rawValue)

@@ -132,6 +132,21 @@ public final class StanzaReader {
         return result
     }
 
+    /// Whether everything fed so far forms complete documents (nothing is open,
+    /// not even a stream): what a REPL waits for before it loads pasted XML.
+    public var isBetweenDocuments: Bool {
+        context == nil
+    }
+
+    /// Whether no stanza is partly read: between documents, or inside a stream
+    /// between two of its stanzas.
+    public var isBetweenStanzas: Bool {
+        if isBetweenDocuments { return true }
+        guard let context, inStream, open.isEmpty else { return false }
+        let consumed = documentStart + Int(xmlByteConsumed(context))
+        return retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
+    }
+
     // MARK: - Driving the parser
 
     private func pump(from start: Int) throws {

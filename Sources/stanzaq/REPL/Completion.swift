@@ -1,0 +1,125 @@
+import StanzaQuery
+
+/// Tab completion (SPEC 6): what the word before the cursor may become.
+struct Completion {
+    /// The partial word being completed.
+    let word: String
+    /// Full candidates for it, sorted, without duplicates.
+    let candidates: [String]
+
+    /// Completions for `line` (the text before the cursor) on `stanza`.
+    static func complete(_ line: String, stanza: Element?) -> Completion {
+        if line.hasPrefix(":") {
+            guard let space = line.firstIndex(of: " ") else {
+                return Completion(word: line, candidates: REPLSession.commands.map(\.name).filter { $0.hasPrefix(line) })
+            }
+            let command = String(line[..<space])
+            let rest = String(line[line.index(after: space)...])
+            switch command {
+            case ":load": return files(rest)
+            case ":explain", ":all": return query(rest, stanza: stanza)
+            case ":output": return Completion(word: rest, candidates: ["json", "text"].filter { $0.hasPrefix(rest) })
+            case ":first": return Completion(word: rest, candidates: ["off", "on"].filter { $0.hasPrefix(rest) })
+            default: return Completion(word: rest, candidates: [])
+            }
+        }
+        return query(line, stanza: stanza)
+    }
+
+    /// In a query: conversions after `|`, namespaces after `{`, attribute names
+    /// after `@`, element names elsewhere — from the current stanza.
+    static func query(_ text: String, stanza: Element?) -> Completion {
+        let scalars = Array(text.unicodeScalars)
+        // The word starts after the last character that cannot be part of a name.
+        var start = scalars.count
+        while start > 0, isNameScalar(scalars[start - 1]) { start -= 1 }
+        let word = String(String.UnicodeScalarView(scalars[start...]))
+        let before: Unicode.Scalar? = start > 0 ? scalars[start - 1] : nil
+        // Inside an unclosed "{": a namespace, which may hold any character but "}".
+        if let open = scalars.lastIndex(of: "{"), !scalars[open...].contains("}") {
+            let partial = String(String.UnicodeScalarView(scalars[(open + 1)...]))
+            let namespaces = stanza.map(Self.namespaces) ?? []
+            return Completion(word: partial, candidates: namespaces.filter { $0.hasPrefix(partial) }.map { $0 + "}" })
+        }
+        let candidates: [String]
+        switch before {
+        case "|": candidates = Conversion.allCases.map(\.rawValue)
+        case "@": candidates = stanza.map(attributeNames) ?? []
+        case "<" where scalars.filter({ $0 == "<" }).count > scalars.filter({ $0 == ">" }).count:
+            candidates = stanza.map(attributeNames) ?? []
+        default: candidates = stanza.map(elementNames) ?? []
+        }
+        return Completion(word: word, candidates: candidates.filter { $0.hasPrefix(word) })
+    }
+
+    static func files(_ partial: String) -> Completion {
+        let directory: String, prefix: String
+        if let slash = partial.lastIndex(of: "/") {
+            directory = String(partial[...slash])
+            prefix = String(partial[partial.index(after: slash)...])
+        } else {
+            directory = ""
+            prefix = partial
+        }
+        var names: [String] = []
+        if let dir = opendir(directory.isEmpty ? "." : directory) {
+            defer { closedir(dir) }
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name.hasPrefix(prefix), name != ".", name != "..", !(prefix.isEmpty && name.hasPrefix(".")) else { continue }
+                let isDirectory = entry.pointee.d_type == UInt8(DT_DIR)
+                names.append(directory + name + (isDirectory ? "/" : ""))
+            }
+        }
+        return Completion(word: partial, candidates: names.sorted())
+    }
+
+    static func namespaces(_ stanza: Element) -> [String] {
+        var found = Set<String>()
+        visit(stanza) { element in
+            if !element.namespace.isEmpty { found.insert(element.namespace) }
+            for attribute in element.attributes where !attribute.namespace.isEmpty { found.insert(attribute.namespace) }
+        }
+        return found.sorted()
+    }
+
+    static func elementNames(_ stanza: Element) -> [String] {
+        var found = Set<String>()
+        visit(stanza) { found.insert($0.name) }
+        return found.sorted()
+    }
+
+    static func attributeNames(_ stanza: Element) -> [String] {
+        var found = Set<String>()
+        visit(stanza) { element in element.attributes.forEach { found.insert($0.qualifiedName) } }
+        return found.sorted()
+    }
+
+    private static func visit(_ element: Element, _ body: (Element) -> Void) {
+        body(element)
+        for child in element.childElements { visit(child, body) }
+    }
+
+    /// The longest text every candidate starts with.
+    var commonPrefix: String {
+        guard var prefix = candidates.first else { return "" }
+        for candidate in candidates.dropFirst() {
+            while !candidate.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}
+
+/// The characters of a name in a query (the library's rule, for words to complete).
+private func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar {
+    case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", ":", "#": return true
+    default: return scalar.value > 0x7F
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
