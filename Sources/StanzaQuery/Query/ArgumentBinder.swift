@@ -35,9 +35,8 @@ struct ArgumentBinder {
 
     private func format(_ argument: String, as specifier: FormatSpecifier, column: Int) throws(QueryError) -> String {
         guard specifier.isInteger else { return argument }
-        let digits = argument.hasPrefix("+") ? String(argument.dropFirst()) : argument
-        if specifier.isUnsigned, let value = UInt64(digits) { return String(value) }
-        if !specifier.isUnsigned, let value = Int64(digits) { return String(value) }
+        if specifier.isUnsigned, let value = UInt64(argument) { return String(value) }
+        if !specifier.isUnsigned, let value = Int64(argument) { return String(value) }
         throw QueryError(
             "format specifier %\(specifier.rawValue) needs \(specifier.isUnsigned ? "a non-negative integer" : "an integer"), not '\(argument)'",
             column: column, query: query)

@@ -38,13 +38,12 @@ extension Conversion {
             default: throw invalid("a boolean (true, false, 1 or 0)")
             }
         case .int:
-            guard let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed),
+            guard let value = Int64(trimmed),
                   trimmed.utf8.allSatisfy({ isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") })
             else { throw invalid("an integer from \(Int64.min) to \(Int64.max)") }
             return .int(value)
         case .uint:
-            let digits = trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed
-            guard let value = UInt64(digits) else { throw invalid("an integer from 0 to \(UInt64.max)") }
+            guard let value = UInt64(trimmed) else { throw invalid("an integer from 0 to \(UInt64.max)") }
             return .uint(value)
         case .double:
             guard isDecimalNumber(trimmed) else { throw invalid("a decimal number") }
