@@ -98,7 +98,7 @@ struct QueryParser {
             throw scanner.error("expected '}' to close the \(what) opened at column \(open)")
         }
         if content.isEmpty {
-            throw scanner.error("expected a \(what) between '{' and '}'\(allowStar ? " ('*' for any)" : "")", at: open + 1)
+            throw scanner.error("expected \(what.hasPrefix("attribute") ? "an" : "a") \(what) between '{' and '}'\(allowStar ? " ('*' for any)" : "")", at: open + 1)
         }
         return allowStar && content == "*" ? nil : content
     }

@@ -348,9 +348,11 @@ public final class StanzaReader {
         guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }   // warnings are not failures
         guard resetOffset == nil else { return }   // the parser was stopped on purpose
         let code = Int(error.pointee.code)
-        if finishing && code == Int(XML_ERR_DOCUMENT_END.rawValue) {
-            // libxml2 calls a truncated document "extra content at the end".
-            let end = position(of: inputLength)
+        let place = inputPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2))
+        let end = position(of: inputLength)
+        // An error at the very end once the input has ended is a cut-off stanza, whatever
+        // libxml2 calls it ("extra content at the end", "attributes construct error", …).
+        if finishing && (code == Int(XML_ERR_DOCUMENT_END.rawValue) || place == end) {
             let what = open.last.map { "<\(($0.prefix.map { $0 + ":" } ?? "") + $0.name)> is not closed" }
             fail(line: end.line, column: end.column, "unexpected end of input" + (what.map { ": " + $0 } ?? ""))
             return
@@ -360,7 +362,6 @@ public final class StanzaReader {
         if code == Int(XML_ERR_TAG_NAME_MISMATCH.rawValue) || code == Int(XML_ERR_TAG_NOT_FINISHED.rawValue) {
             message = shiftingLineNumbers(in: message)
         }
-        let place = inputPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2))
         fail(line: place.line, column: place.column, message)
     }
 
