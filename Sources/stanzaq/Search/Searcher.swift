@@ -50,8 +50,9 @@ final class Searcher {
         self.output = output
     }
 
-    /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error.
-    var status: Int32 { failed ? 2 : (matched ? 0 : 1) }
+    /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
+    /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does).
+    var status: Int32 { mode == .quiet && matched ? 0 : failed ? 2 : (matched ? 0 : 1) }
 
     /// Searches the inputs in order ("-" is standard input), then prints a total count.
     func run(paths: [String]) {
