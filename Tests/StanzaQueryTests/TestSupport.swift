@@ -1,0 +1,80 @@
+import XCTest
+@testable import StanzaQuery
+
+/// Parses `xml` and returns its only stanza (fails the test if there is not exactly one).
+func stanza(_ xml: String, defaultNamespace: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> Element {
+    do {
+        let stanzas = try StanzaReader.stanzas(in: xml, defaultNamespace: defaultNamespace)
+        XCTAssertEqual(stanzas.count, 1, "expected exactly one stanza", file: file, line: line)
+        return stanzas.first ?? Element(name: "missing")
+    } catch {
+        XCTFail("cannot parse \(xml): \(error)", file: file, line: line)
+        return Element(name: "missing")
+    }
+}
+
+/// The text renderings of every result of `query` on `element`.
+func texts(_ query: String, _ arguments: [String] = [], in element: Element, strict: Bool = false,
+           file: StaticString = #filePath, line: UInt = #line) -> [String] {
+    do {
+        return try Query(query, arguments: arguments).find(in: element, strict: strict).map(\.text)
+    } catch {
+        XCTFail("query \(query) failed: \(error)", file: file, line: line)
+        return ["<error>"]
+    }
+}
+
+/// The JSON renderings of every result of `query` on `element`.
+func jsons(_ query: String, _ arguments: [String] = [], in element: Element, strict: Bool = false,
+           file: StaticString = #filePath, line: UInt = #line) -> [String] {
+    do {
+        return try Query(query, arguments: arguments).find(in: element, strict: strict).map(\.json)
+    } catch {
+        XCTFail("query \(query) failed: \(error)", file: file, line: line)
+        return ["<error>"]
+    }
+}
+
+/// The `description` of the QueryError that compiling `query` throws.
+func syntaxError(_ query: String, _ arguments: [String] = [], file: StaticString = #filePath, line: UInt = #line) -> String {
+    do {
+        _ = try Query(query, arguments: arguments)
+        XCTFail("query \(query) compiled, expected an error", file: file, line: line)
+        return "<no error>"
+    } catch {
+        return error.description
+    }
+}
+
+/// The message of the EvaluationError that evaluating `query` on `element` throws.
+func evaluationError(_ query: String, _ arguments: [String] = [], in element: Element, strict: Bool = false,
+                     file: StaticString = #filePath, line: UInt = #line) -> String {
+    let compiled: Query
+    do {
+        compiled = try Query(query, arguments: arguments)
+    } catch {
+        XCTFail("query \(query) does not compile: \(error)", file: file, line: line)
+        return "<syntax error>"
+    }
+    do {
+        let results = try compiled.find(in: element, strict: strict)
+        XCTFail("query \(query) gave \(results.map(\.text)), expected an evaluation error", file: file, line: line)
+        return "<no error>"
+    } catch {
+        return error.message
+    }
+}
+
+/// The error `StanzaReader` throws for `xml`, and the names of the stanzas delivered before it.
+func readerFailure(_ xml: String, file: StaticString = #filePath, line: UInt = #line) -> (delivered: [String], error: String) {
+    var names: [String] = []
+    let reader = StanzaReader { names.append($0.name); return true }
+    do {
+        try reader.feed(Array(xml.utf8))
+        try reader.finish()
+        XCTFail("no error reading \(xml)", file: file, line: line)
+        return (names, "<no error>")
+    } catch {
+        return (names, "\(error)")
+    }
+}
