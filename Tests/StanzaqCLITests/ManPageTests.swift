@@ -1,0 +1,229 @@
+import Foundation
+import XCTest
+
+/// Checks the man pages themselves (their examples are run by DocumentationTests):
+/// they pass `mandoc -T lint -W warning`, `stanzaq.1` documents every long option the
+/// binary accepts, and `stanzaq-query.7` documents every conversion.
+final class ManPageTests: XCTestCase {
+    /// The package root (this file is `Tests/StanzaqCLITests/ManPageTests.swift`).
+    private static let manPackageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private static let toolPage = manPackageRoot.appendingPathComponent("man/stanzaq.1")
+    private static let languagePage = manPackageRoot.appendingPathComponent("man/stanzaq-query.7")
+
+    /// The conversion names of the query language (SPEC 3.4).
+    private static let conversions = ["bool", "int", "uint", "double", "datetime", "base64", "uuid", "uuidcast"]
+
+    func testManPagesPassMandocLint() throws {
+        guard let mandoc = Self.findManTool("mandoc") else {
+            throw XCTSkip("mandoc is not installed (apt-get install mandoc)")
+        }
+        let result = try Self.runManTool(mandoc, ["-T", "lint", "-W", "warning", Self.toolPage.path, Self.languagePage.path])
+        XCTAssertEqual(result.output + result.errors, "", "mandoc -T lint -W warning reports problems")
+        XCTAssertEqual(result.status, 0, "mandoc -T lint exit status\n\(result.output)\(result.errors)")
+    }
+
+    func testToolPageDocumentsEveryLongOption() throws {
+        let binary = try XCTUnwrap(Self.findStanzaqBinary(), """
+            cannot find the built stanzaq binary next to the test runner \
+            (Bundle.main: \(Bundle.main.bundlePath), argv[0]: \(CommandLine.arguments.first ?? "?"))
+            """)
+        let help = try Self.runManTool(binary, ["--help"])
+        XCTAssertEqual(help.status, 0, "stanzaq --help failed:\n\(help.errors)")
+        let options = Self.longOptions(in: help.output)
+        XCTAssertFalse(options.isEmpty, "no long option found in stanzaq --help:\n\(help.output)")
+        for expected in ["--arg", "--query", "--output", "--default-namespace", "--help", "--version"] {
+            XCTAssertTrue(options.contains(expected), "stanzaq --help does not list \(expected)")
+        }
+
+        let page = Self.normalisedDashes(try String(contentsOf: Self.toolPage, encoding: .utf8))
+        for option in options.sorted() {
+            let name = String(option.dropFirst(2))
+            XCTAssertTrue(Self.page(page, documentsLongOption: name),
+                          "man/stanzaq.1 does not document \(option) (printed by stanzaq --help)")
+        }
+    }
+
+    func testLanguagePageDocumentsEveryConversion() throws {
+        let page = try String(contentsOf: Self.languagePage, encoding: .utf8)
+        let lines = page.components(separatedBy: "\n")
+        for conversion in Self.conversions {
+            XCTAssertTrue(Self.containsWord(conversion, in: page),
+                          "man/stanzaq-query.7 never names the conversion \(conversion)")
+            // Each conversion has an entry of its own (the table and the detailed list).
+            let entry = lines.contains { line in
+                let words = line.split(separator: " ").map(String.init)
+                return words.count >= 3 && words[0] == ".It" && words[1] == "Cm" && words[2] == conversion
+            }
+            XCTAssertTrue(entry, "man/stanzaq-query.7 has no `.It Cm \(conversion)` entry")
+        }
+    }
+
+    func testLongOptionParsing() {
+        let help = """
+              -e, --query <QUERY>     A query; repeat for several.
+              --first                 Per stanza, only the first result.
+              -N, --default-namespace <NS>
+              -h, --help              Show help information.
+            """
+        XCTAssertEqual(Self.longOptions(in: help), ["--query", "--first", "--default-namespace", "--help"])
+        let page = Self.normalisedDashes(".It Fl e Ar query , Fl \\-query Ns = Ns Ar query\nuse \\-\\-first here\n")
+        XCTAssertTrue(Self.page(page, documentsLongOption: "query"))
+        XCTAssertTrue(Self.page(page, documentsLongOption: "first"))
+        XCTAssertFalse(Self.page(page, documentsLongOption: "fir"))
+        XCTAssertFalse(Self.page(page, documentsLongOption: "help"))
+    }
+
+    // MARK: Helpers (private to this file: other CLI test files have their own)
+
+    /// The long options (`--name`) in `--help` output, in order of appearance, without duplicates.
+    private static func longOptions(in help: String) -> [String] {
+        var found: [String] = []
+        let scalars = Array(help.unicodeScalars)
+        var index = 0
+        while index + 2 < scalars.count {
+            let startsOption = scalars[index] == "-" && scalars[index + 1] == "-"
+                && (index == 0 || isOptionBoundary(scalars[index - 1]))
+                && isOptionCharacter(scalars[index + 2]) && scalars[index + 2] != "-"
+            guard startsOption else { index += 1; continue }
+            var end = index + 2
+            while end < scalars.count && isOptionCharacter(scalars[end]) { end += 1 }
+            let option = String(String.UnicodeScalarView(scalars[index..<end]))
+            if !found.contains(option) { found.append(option) }
+            index = end
+        }
+        return found
+    }
+
+    private static func isOptionCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+    }
+
+    private static func isOptionBoundary(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "," || scalar == "(" || scalar == "["
+    }
+
+    /// The page source with roff's `\-` written as `-`.
+    private static func normalisedDashes(_ source: String) -> String {
+        source.replacingOccurrences(of: "\\-", with: "-")
+    }
+
+    /// Whether the (dash-normalised) mdoc source names `--name`: as `.Fl -name` or as `--name`.
+    private static func page(_ page: String, documentsLongOption name: String) -> Bool {
+        for spelling in ["Fl -" + name, "--" + name] {
+            var searchRange = page.startIndex..<page.endIndex
+            while let found = page.range(of: spelling, range: searchRange) {
+                let next = found.upperBound < page.endIndex ? page[found.upperBound].unicodeScalars.first : nil
+                if next.map({ !isOptionCharacter($0) }) ?? true { return true }
+                searchRange = found.upperBound..<page.endIndex
+            }
+        }
+        return false
+    }
+
+    private static func containsWord(_ word: String, in text: String) -> Bool {
+        var searchRange = text.startIndex..<text.endIndex
+        while let found = text.range(of: word, range: searchRange) {
+            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : " "
+            let after = found.upperBound < text.endIndex ? text[found.upperBound] : " "
+            if !before.isLetter && !before.isNumber && !after.isLetter && !after.isNumber { return true }
+            searchRange = found.upperBound..<text.endIndex
+        }
+        return false
+    }
+
+    /// A program on `PATH`, or `nil`.
+    private static func findManTool(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// The built `stanzaq`: `$STANZAQ_BINARY`, else the one next to the test runner (on Linux
+    /// the XCTest runner is in the build directory, e.g. `.build/debug/`; on macOS the
+    /// `.xctest` bundle is).
+    private static func findStanzaqBinary() -> URL? {
+        if let explicit = ProcessInfo.processInfo.environment["STANZAQ_BINARY"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        var directories: [URL] = []
+        let main = Bundle.main.bundleURL.resolvingSymlinksInPath()
+        directories.append(main)
+        directories.append(main.deletingLastPathComponent())
+        if let argument0 = CommandLine.arguments.first {
+            let runner = URL(fileURLWithPath: argument0).resolvingSymlinksInPath()
+            directories.append(runner.deletingLastPathComponent())
+            directories.append(runner.deletingLastPathComponent().deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directories.append(bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for directory in directories {
+            let candidate = directory.appendingPathComponent("stanzaq")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+               !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate
+            }
+        }
+        return nil
+    }
+
+    private struct ManToolResult {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    private struct ManToolTimeout: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a program with standard input from `/dev/null` and its output in temporary files
+    /// (so it cannot block on a full pipe); kills it after `timeout` seconds.
+    private static func runManTool(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 60) throws -> ManToolResult {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("stanzaq-man-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outputURL = directory.appendingPathComponent("stdout")
+        let errorURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorURL)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = manPackageRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["NO_COLOR"] = nil
+        process.environment = environment
+        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+            throw ManToolTimeout(description: "\(executable.path) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
+        }
+        process.waitUntilExit()
+        try output.close()
+        try errors.close()
+        return ManToolResult(
+            status: process.terminationStatus,
+            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            errors: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+    }
+}
