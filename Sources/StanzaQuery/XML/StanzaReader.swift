@@ -213,7 +213,7 @@ public final class StanzaReader {
         guard count > 0 else { return }
         // Trimming copies the rest: only do it once it is worth it.
         if count < 1 << 16 && count < retained.count { return }
-        retainedOrigin = advance(retainedOrigin, over: retained[..<count])
+        retainedOrigin = position(of: offset)
         retained.removeFirst(count)
         retainedBase = offset
     }
@@ -227,10 +227,24 @@ public final class StanzaReader {
         return (line, column)
     }
 
+    /// The line and column of an absolute offset among the retained bytes.
+    /// Documents start at increasing offsets, so counting goes on from the
+    /// last answer instead of from the start of the retained bytes each time
+    /// (which made a long sequence of small top-level stanzas quadratic).
     func position(of offset: Int) -> (line: Int, column: Int) {
         let end = min(max(offset - retainedBase, 0), retained.count)
-        return advance(retainedOrigin, over: retained[..<end])
+        let cached = lastPosition.offset - retainedBase
+        if cached >= 0 && cached <= end {
+            let (line, column) = advance((lastPosition.line, lastPosition.column), over: retained[cached..<end])
+            lastPosition = (retainedBase + end, line, column)
+            return (line, column)
+        }
+        let (line, column) = advance(retainedOrigin, over: retained[..<end])
+        lastPosition = (retainedBase + end, line, column)
+        return (line, column)
     }
+
+    private var lastPosition = (offset: 0, line: 1, column: 1)
 
     func fail(line: Int, column: Int, _ message: String) {
         guard failure == nil else { return }
@@ -266,8 +280,17 @@ public final class StanzaReader {
         _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
         _ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
+        guard failure == nil else { return }
         let depth = documentDepth
         documentDepth += 1
+        // libxml2 2.9's push parser does not apply its own nesting limit to
+        // SAX2 callers; apply it here (deeper trees would also overflow the
+        // stack when they are freed).
+        if documentDepth > Self.maximumDepth {
+            let place = inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
+            fail(line: place.line, column: place.column, "elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
+            return
+        }
         let localName = name(localName) ?? ""
         let namespace = name(uri) ?? defaultNamespace ?? ""
         var declarations: [NamespaceDeclaration] = []
@@ -311,6 +334,7 @@ public final class StanzaReader {
     }
 
     func endElement() {
+        guard failure == nil else { return }
         documentDepth -= 1
         if let element = open.popLast() {
             if !pendingText.isEmpty {
@@ -334,9 +358,19 @@ public final class StanzaReader {
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-        guard !open.isEmpty, let bytes, count > 0 else { return }
+        guard !open.isEmpty, let bytes, count > 0, failure == nil else { return }
         pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+        // libxml2 hands text over in pieces and checks no total: apply its limit for one text node.
+        if pendingText.count > Self.maximumTextLength {
+            let place = inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
+            fail(line: place.line, column: place.column, "text longer than \(Self.maximumTextLength) bytes (libxml2's limit)")
+            pendingText.removeAll()
+        }
     }
+
+    /// libxml2's limits without XML_PARSE_HUGE: nesting depth and the length of one text node.
+    public static let maximumDepth = 256
+    public static let maximumTextLength = 10_000_000
 
     func refuseDTD() {
         guard let context else { return }
