@@ -99,12 +99,13 @@ extension FieldDescription {
     }
 }
 
-/// Integral values without a fraction (`3`), others shortest round-trip (`1.5`);
+/// Integral values without a fraction (`3`, `100000000000000000`), others shortest
+/// round-trip (`1.5`, `1e+20` beyond Int64);
 /// `inf`, `-inf`, `nan`.
 func formatDouble(_ value: Double) -> String {
     if value.isNaN { return "nan" }
     if value.isInfinite { return value < 0 ? "-inf" : "inf" }
-    if value == value.rounded() && abs(value) < 1e15 {
+    if value == value.rounded() && abs(value) < 9.2e18 {   // within Int64: all its digits
         return (value.sign == .minus && value == 0 ? "-" : "") + String(Int64(value))
     }
     return String(value)
