@@ -281,6 +281,20 @@ final class ScriptedREPLTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
     }
 
+    func testEachQueryTakesTheArgumentsItHasSpecifiersFor() throws {
+        let result = try script("""
+            :args juliet1 ignored
+            /@id
+            /<id=%@>@type
+            :args
+            :quit
+
+            """, files: ["examples/mam-fin.xml"])
+        XCTAssertEqual(result.output, "juliet1\nresult\narguments: 'juliet1' 'ignored'\n")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
     func testFailedLinesMakeStatusTwo() throws {
         let result = try script("""
             :bogus

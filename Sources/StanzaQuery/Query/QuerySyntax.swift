@@ -12,6 +12,17 @@ public struct QuerySyntax: Equatable, Sendable {
     public var extraction: Extraction?
     public var conversion: ConversionSyntax?
 
+    /// How many format specifiers (`%@`, `%d`, …) the query's filters hold.
+    public var formatSpecifierCount: Int {
+        steps.reduce(0) { count, step in
+            guard case .select(let selector) = step else { return count }
+            return count + selector.filters.reduce(0) { count, filter in
+                guard case .equals(let parts) = filter.test else { return count }
+                return count + parts.filter { if case .specifier = $0 { return true } else { return false } }.count
+            }
+        }
+    }
+
     /// One `/`-separated segment of the path.
     public enum Step: Equatable, Sendable {
         /// `..`: the parent of each node reached so far.

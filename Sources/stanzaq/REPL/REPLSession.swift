@@ -227,7 +227,9 @@ final class REPLSession {
     private func evaluate(_ text: String, on targets: [(Element, LoadedStanza?)]?, prefixes: Bool) {
         let query: Query
         do {
-            query = try Query(text, arguments: arguments)
+            // The session's arguments serve every query: each takes the ones it has specifiers for.
+            let syntax = try QuerySyntax(parsing: text)
+            query = try Query(syntax: syntax, arguments: Array(arguments.prefix(syntax.formatSpecifierCount)))
         } catch {
             fail("stanzaq: error: \(error)")
             return
