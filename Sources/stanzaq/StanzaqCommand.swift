@@ -23,7 +23,7 @@ struct StanzaqCommand: ParsableCommand {
             stanzaq [OPTIONS] QUERY [FILE...]
               stanzaq [OPTIONS] -e QUERY [-e QUERY]... [FILE...]
               stanzaq -i [FILE...]
-              stanzaq --explain QUERY
+              stanzaq --explain QUERY...
             """,
         discussion: """
             Reads stanzas (a single element, a sequence of elements, or XMPP streams) \
@@ -36,7 +36,8 @@ struct StanzaqCommand: ParsableCommand {
               stanzaq -s '/<type=error>' capture.xml
               stanzaq -a romeo@montague.lit '/<from~^romeo@>/body#' capture.xml
               stanzaq -c '/{jabber:client}message' capture.xml
-              stanzaq -j '{urn:xmpp:avatar:data}data#|base64' avatar.xml > avatar.png
+              stanzaq -j '{http://jabber.org/protocol/pubsub#event}event/items/item/{urn:xmpp:avatar:data}data#|base64' \\
+                avatar-data.xml > avatar.png
 
             Exit status: 0 if something was found, 1 if not, 2 on an error.
             The query language is described in stanzaq-query(7).
@@ -134,7 +135,8 @@ struct StanzaqCommand: ParsableCommand {
         }
 
         if explain {
-            for text in texts {
+            // Every argument is a query here: --explain reads no input.
+            for text in texts + paths {
                 // Format arguments are checked only when some are given.
                 let syntax = arguments.isEmpty ? try parse(text) : try compile(text).syntax
                 print(syntax.explanation)

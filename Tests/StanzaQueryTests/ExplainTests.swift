@@ -49,7 +49,7 @@ final class ExplainTests: XCTestCase {
         XCTAssertEqual(explain("/message/body#"), """
             query: /message/body#
             start: the context node itself (rooted query)
-            1. select: the context node, if it is elements named 'message' in its parent's namespace (any, on a stanza)
+            1. select: the context node, if it is an element named 'message' in its parent's namespace (any, on a stanza)
             2. select: elements named 'body' in the parent's namespace
             extract: the text
             """)

@@ -21,8 +21,11 @@ extension QuerySyntax {
             case .parent:
                 lines.append(number + "up: the parent of each node reached so far")
             case .select(let selector):
-                let subject = rooted && index == 0 ? "the context node, if it is " : ""
-                lines.append(number + "select: " + subject + describe(selector, first: rooted && index == 0))
+                if rooted && index == 0 {
+                    lines.append(number + "select: the context node, if it is " + describeContext(selector))
+                } else {
+                    lines.append(number + "select: " + describe(selector))
+                }
                 for filter in selector.filters {
                     lines.append("   where " + describe(filter))
                 }
@@ -42,7 +45,7 @@ extension QuerySyntax {
         return lines.joined(separator: "\n")
     }
 
-    private func describe(_ selector: Selector, first: Bool) -> String {
+    private func describe(_ selector: Selector) -> String {
         let name: String
         switch selector.name {
         case .unnamed, .any: name = "any element"
@@ -52,11 +55,23 @@ extension QuerySyntax {
         switch selector.namespace {
         case .any: return name + " in any namespace"
         case .uri(let uri): return name + " in namespace '\(uri)'"
+        case .inherited: return name + " in the parent's namespace"
+        }
+    }
+
+    /// The rooted first segment, matched against the context node itself.
+    private func describeContext(_ selector: Selector) -> String {
+        let name: String
+        switch selector.name {
+        case .unnamed, .any: name = "any element"
+        case .named(let element): name = "an element named '\(element)'"
+        case .notNamed(let element): name = "an element not named '\(element)'"
+        }
+        switch selector.namespace {
+        case .any: return name + " in any namespace"
+        case .uri(let uri): return name + " in namespace '\(uri)'"
         case .inherited:
-            if first {
-                return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
-            }
-            return name + " in the parent's namespace"
+            return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
         }
     }
 
