@@ -6,6 +6,7 @@ import StanzaQuery
 final class CompileOnceTests: XCTestCase {
 
     private func corpus() throws -> [Element] {
+        try ReaderTests.requireCorpus()
         let text = try String(contentsOfFile: ReaderTests.corpusPath, encoding: .utf8)
         return try StanzaReader.stanzas(in: text)
     }
