@@ -77,6 +77,27 @@ public final class Query {
     /// The query as written.
     public var text: String { syntax.text }
 
+    /// How many levels below the context node the query can look: elements
+    /// deeper than this never affect its results, so a reader need not build
+    /// them (``StanzaReader/depthLimit``). `nil` when the whole subtree may be
+    /// needed: the query returns elements, which print with all they contain.
+    public var reach: Int? {
+        if syntax.extraction == nil { return nil }
+        var depth = 0, deepest = 0
+        for (index, step) in syntax.steps.enumerated() {
+            switch step {
+            case .parent: depth -= 1
+            case .select: if !(syntax.rooted && index == 0) { depth += 1 }
+            }
+            deepest = max(deepest, depth)
+        }
+        if case .dataForm? = syntax.extraction {
+            // <x/> → <item/> → <field/> → <option/> → <value/>
+            return deepest + 4
+        }
+        return deepest
+    }
+
     /// Every result, in document order, duplicates kept (Monal's `find:`).
     /// - Parameter strict: conversions must succeed on the whole value (SPEC 3.4).
     /// - Throws: ``EvaluationError`` when `..` climbs above the root, a data-form

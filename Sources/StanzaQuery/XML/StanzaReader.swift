@@ -31,6 +31,13 @@ public final class StanzaReader {
     let defaultNamespace: String?
     let handler: Handler
 
+    /// Elements more than this many levels below their stanza's root are not
+    /// built (nor their text): a query that cannot reach them (``Query/reach``)
+    /// gives the same results, and the reader does far less work. `nil`: build all.
+    public var depthLimit: Int?
+    /// How deep the reader is inside elements it does not build.
+    private var skipped = 0
+
     // The parser of the current document. A sequence of top-level elements is
     // not one XML document, so each top-level element (or stream) gets a
     // parser of its own; the bytes after its end are handed to the next one.
@@ -49,7 +56,10 @@ public final class StanzaReader {
     // after a top-level element and to tell where an error is.
     var retained: [UInt8] = []
     var retainedBase = 0           // absolute offset of retained[0]
-    var retainedOrigin = (line: 1, column: 1)
+    /// A place whose line and column are known, at or before the start of the
+    /// next document: libxml2 counts lines inside a document, so the reader
+    /// only carries a position across the whitespace between documents.
+    var knownPosition = (offset: 0, line: 1, column: 1)
     var inputLength = 0            // total bytes fed
 
     // The stanza being built.
@@ -101,7 +111,7 @@ public final class StanzaReader {
         _ = xmlParseChunk(context, nil, 0, 1)
         if let failure { throw failure }
         if resetOffset == nil {
-            let end = position(of: inputLength)
+            let end = currentPosition()
             fail(line: end.line, column: end.column, "unexpected end of input")
             throw failure!
         }
@@ -157,7 +167,12 @@ public final class StanzaReader {
                 // document (and may not precede an XML declaration).
                 var first = next
                 while first < inputLength && isXMLSpace(retained[first - retainedBase]) { first += 1 }
-                if first == inputLength { trim(upTo: first); return }
+                if first == inputLength {
+                    let place = position(of: first)
+                    knownPosition = (first, place.line, place.column)
+                    trim(upTo: first)
+                    return
+                }
                 startDocument(at: first)
                 next = first
             }
@@ -204,6 +219,7 @@ public final class StanzaReader {
             self.context = nil
         }
         open.removeAll()
+        skipped = 0
         pendingText.removeAll(keepingCapacity: true)
     }
 
@@ -213,7 +229,6 @@ public final class StanzaReader {
         guard count > 0 else { return }
         // Trimming copies the rest: only do it once it is worth it.
         if count < 1 << 16 && count < retained.count { return }
-        retainedOrigin = position(of: offset)
         retained.removeFirst(count)
         retainedBase = offset
     }
@@ -227,24 +242,20 @@ public final class StanzaReader {
         return (line, column)
     }
 
-    /// The line and column of an absolute offset among the retained bytes.
-    /// Documents start at increasing offsets, so counting goes on from the
-    /// last answer instead of from the start of the retained bytes each time
-    /// (which made a long sequence of small top-level stanzas quadratic).
+    /// The line and column of an offset between documents, counted on from
+    /// ``knownPosition`` over the bytes in between (whitespace, normally).
     func position(of offset: Int) -> (line: Int, column: Int) {
-        let end = min(max(offset - retainedBase, 0), retained.count)
-        let cached = lastPosition.offset - retainedBase
-        if cached >= 0 && cached <= end {
-            let (line, column) = advance((lastPosition.line, lastPosition.column), over: retained[cached..<end])
-            lastPosition = (retainedBase + end, line, column)
-            return (line, column)
-        }
-        let (line, column) = advance(retainedOrigin, over: retained[..<end])
-        lastPosition = (retainedBase + end, line, column)
-        return (line, column)
+        let from = knownPosition.offset - retainedBase, to = offset - retainedBase
+        guard from >= 0, from <= to, to <= retained.count else { return (knownPosition.line, knownPosition.column) }
+        return advance((knownPosition.line, knownPosition.column), over: retained[from..<to])
     }
 
-    private var lastPosition = (offset: 0, line: 1, column: 1)
+    /// Where libxml2 is in the current document, in input coordinates.
+    func currentPosition() -> (line: Int, column: Int) {
+        guard let context else { return position(of: inputLength) }
+        return inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
+    }
+
 
     func fail(line: Int, column: Int, _ message: String) {
         guard failure == nil else { return }
@@ -301,6 +312,10 @@ public final class StanzaReader {
                     prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
             }
         }
+        if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
+            skipped += 1
+            return
+        }
         if depth == 0 {
             rootStarted = true
             if localName == "stream" && namespace == "http://etherx.jabber.org/streams" {
@@ -336,6 +351,10 @@ public final class StanzaReader {
     func endElement() {
         guard failure == nil else { return }
         documentDepth -= 1
+        if skipped > 0 {
+            skipped -= 1
+            return
+        }
         if let element = open.popLast() {
             if !pendingText.isEmpty {
                 element.appendText(String(decoding: pendingText, as: UTF8.self))
@@ -353,12 +372,14 @@ public final class StanzaReader {
         if documentDepth == 0, let context {
             // The document's root is closed: whatever follows belongs to the next one.
             resetOffset = documentStart + Int(xmlByteConsumed(context))
+            let here = currentPosition()
+            knownPosition = (resetOffset!, here.line, here.column)
             xmlStopParser(context)
         }
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-        guard !open.isEmpty, let bytes, count > 0, failure == nil else { return }
+        guard !open.isEmpty, skipped == 0, let bytes, count > 0, failure == nil else { return }
         pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
         // libxml2 hands text over in pieces and checks no total: apply its limit for one text node.
         if pendingText.count > Self.maximumTextLength {
@@ -383,7 +404,7 @@ public final class StanzaReader {
         guard resetOffset == nil else { return }   // the parser was stopped on purpose
         let code = Int(error.pointee.code)
         let place = inputPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2))
-        let end = position(of: inputLength)
+        let end = currentPosition()
         // An error at the very end once the input has ended is a cut-off stanza, whatever
         // libxml2 calls it ("extra content at the end", "attributes construct error", …).
         if finishing && (code == Int(XML_ERR_DOCUMENT_END.rawValue) || place == end) {

@@ -50,6 +50,18 @@ final class Searcher {
         self.output = output
     }
 
+    /// How deep the reader must build stanzas: as deep as the deepest query
+    /// reaches, and whole when stanzas or elements are printed.
+    private var depthLimit: Int? {
+        if mode == .select { return nil }
+        var deepest = 0
+        for query in queries {
+            guard let reach = query.reach else { return nil }
+            deepest = max(deepest, reach)
+        }
+        return deepest
+    }
+
     /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
     /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does).
     var status: Int32 { mode == .quiet && matched ? 0 : failed ? 2 : (matched ? 0 : 1) }
@@ -82,6 +94,7 @@ final class Searcher {
             if self.lineBuffered { self.output.flush() }
             return !(self.mode == .quiet && self.matched)
         }
+        reader.depthLimit = depthLimit
         stanzaNumber = 0
         do {
             try reader.read(fileDescriptor: fd)
