@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""make bench: stanzaq against libxml2's own streaming parse and xmlstarlet, in one run.
+
+Generates the inputs (the shared corpus without comments, repeated to BENCH_MB and
+to 20 MB), times each command with hyperfine (median of --runs), measures peak RSS
+with /usr/bin/time, prints a table and writes it to benchmarks/RESULTS.md with the
+machine and the commands. Ratios compare with the floor measured in the same run.
+"""
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build/release/stanzaq")
+DATA = os.path.join(ROOT, "benchmarks/data")
+CORPUS = os.environ.get("STANZAQ_CORPUS", os.path.join(os.path.dirname(ROOT), "shared/corpus/xep-stanzas.xml"))
+BIG_MB = float(os.environ.get("BENCH_MB", "200"))
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+
+
+def sh(command):
+    return subprocess.run(command, shell=True, capture_output=True, text=True).stdout.strip()
+
+
+def make_input(megabytes):
+    path = os.path.join(DATA, f"stream-{megabytes:g}MB.xml")
+    if not os.path.exists(path):
+        os.makedirs(DATA, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks/make-input.py"), CORPUS, path, str(megabytes)], check=True)
+    return path
+
+
+def q(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+# name, command template ({f} is the input), whether it is a stanzaq query
+QUERIES = [
+    ("xmllint --stream --noout (floor)", "xmllint --stream --noout {f}"),
+    ("xmlstarlet sel //c:message/c:body", "xmlstarlet sel -N c=jabber:client -t -v //c:message/c:body -n {f}"),
+    ("stanzaq body#", f"{BIN} {q('body#')} {{f}}"),
+    ("stanzaq filter =", f"{BIN} {q('/{jabber:client}message<type=chat>/body#')} {{f}}"),
+    ("stanzaq filter ~", f"{BIN} {q('/{jabber:client}message<type~^chat$>/body#')} {{f}}"),
+    ("stanzaq datetime", f"{BIN} {q('{urn:xmpp:delay}delay@stamp|datetime')} {{f}}"),
+    ("stanzaq 3 queries (TSV)", f"{BIN} -e /@from -e /@id -e {q('body#')} {{f}}"),
+    ("stanzaq -s whole stanzas", f"{BIN} -s {q('/<type=error>')} {{f}}"),
+    ("stanzaq data form", BIN + " " + q("{http://jabber.org/protocol/disco#info}query/\\{*}result@FORM_TYPE\\") + " {f}"),
+]
+
+
+def hyperfine(commands, runs, warmup=1):
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        subprocess.run(["hyperfine", "--style", "none", "--runs", str(runs), "--warmup", str(warmup),
+                        "--export-json", out.name] + [c + " > /dev/null 2>&1" for c in commands],
+                       check=True, stdout=subprocess.DEVNULL)
+        return [r["median"] for r in json.load(open(out.name))["results"]]
+
+
+def peak_rss_mib(command):
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", "sh", "-c", command + " > /dev/null 2>/dev/null"],
+                            capture_output=True, text=True)
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def main():
+    subprocess.run(["make", "-s", "-C", ROOT, "build"], check=True)
+    big, small = make_input(BIG_MB), make_input(20)
+    size = os.path.getsize(big) / 1e6
+    print(f"input: {big} ({size:.0f} MB), {small}; {RUNS} runs each", flush=True)
+
+    medians = hyperfine([c.replace("{f}", big) for _, c in QUERIES], RUNS)
+    rss_big = [peak_rss_mib(c.replace("{f}", big)) for _, c in QUERIES]
+    rss_small = [peak_rss_mib(c.replace("{f}", small)) for _, c in QUERIES]
+    floor = medians[0]
+
+    stanza = os.path.join(ROOT, "examples/message-delay.xml")
+    startup = hyperfine([f"{BIN} /@id {stanza}", f"xmllint --noout {stanza}"], 30, warmup=3)
+
+    rows = ["| command | median s | MB/s | peak RSS 20 MB | peak RSS %.0f MB | throughput vs floor |" % size,
+            "|---|---:|---:|---:|---:|---:|"]
+    for (name, _), median, big_rss, small_rss in zip(QUERIES, medians, rss_big, rss_small):
+        rows.append(f"| {name} | {median:.3f} | {size / median:.1f} | {small_rss:.1f} MiB | {big_rss:.1f} MiB | {floor / median:.2f} |")
+    by_name = dict(zip([n for n, _ in QUERIES], medians))
+    ratios = [
+        ("stanzaq body# throughput / xmllint --stream (goal >= 0.8)", floor / by_name["stanzaq body#"]),
+        ("stanzaq body# throughput / xmlstarlet (goal >= 2)", by_name["xmlstarlet sel //c:message/c:body"] / by_name["stanzaq body#"]),
+        ("3 queries / body# alone (goal <= 1.3)", by_name["stanzaq 3 queries (TSV)"] / by_name["stanzaq body#"]),
+        ("~ filter / = filter (goal <= 1.5)", by_name["stanzaq filter ~"] / by_name["stanzaq filter ="]),
+    ]
+    stanzaq_rss = [r for (n, _), r in zip(QUERIES * 2, rss_big + rss_small) if n.startswith("stanzaq")]
+    lines = rows + ["", "| ratio | value |", "|---|---:|"]
+    lines += [f"| {name} | {value:.2f} |" for name, value in ratios]
+    lines += [f"| stanzaq peak RSS, largest of all queries and both sizes (goal <= 25 MiB) | {max(stanzaq_rss):.1f} MiB |",
+              f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
+              f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
+    table = "\n".join(lines)
+    print(table)
+
+    machine = "\n".join([
+        "- CPU: " + sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2") + f" ({os.cpu_count()} cores), memory "
+        + sh("free -g | awk '/Mem:/ {print $2}'") + f" GiB, {platform.system()} {platform.release()}",
+        "- " + sh("swift --version 2>&1 | head -1") + "; " + sh("xmllint --version 2>&1 | head -1"),
+        "- xmlstarlet " + sh("xmlstarlet --version | head -1") + "; " + sh("hyperfine --version"),
+    ])
+    commands = "\n".join("- " + name + ": `" + c.replace("{f}", "INPUT") + "`" for name, c in QUERIES)
+    with open(os.path.join(ROOT, "benchmarks/RESULTS.md"), "w") as out:
+        out.write(f"""# Benchmark results
+
+Written by `make bench` (benchmarks/run.py); medians of {RUNS} runs (hyperfine, 1 warm-up), peak
+RSS from `/usr/bin/time -f %M`. INPUT is the shared corpus of XEP stanzas without comments,
+repeated to {size:.0f} MB as one XMPP stream (and to 20 MB for the second RSS column). The
+machine is shared and noisy: compare ratios within one run, not seconds across runs.
+
+{machine}
+
+{table}
+
+Commands (output to /dev/null):
+
+{commands}
+- single small stanza: `stanzaq /@id examples/message-delay.xml` and `xmllint --noout examples/message-delay.xml` (30 runs)
+""")
+
+
+if __name__ == "__main__":
+    main()
