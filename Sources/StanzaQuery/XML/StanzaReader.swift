@@ -65,7 +65,6 @@ public final class StanzaReader {
     // The stanza being built.
     var open: [Element] = []
     var pendingText: [UInt8] = []
-    var names: [UnsafeRawPointer: String] = [:]   // libxml2 interns names per parser
 
     /// Creates a reader.
     /// - Parameters:
@@ -108,11 +107,11 @@ public final class StanzaReader {
             return
         }
         finishing = true
+        endOfInput = endPosition()   // before libxml2 halts and forgets where it was
         _ = xmlParseChunk(context, nil, 0, 1)
         if let failure { throw failure }
         if resetOffset == nil {
-            let end = currentPosition()
-            fail(line: end.line, column: end.column, "unexpected end of input")
+            fail(line: endOfInput.line, column: endOfInput.column, "unexpected end of input")
             throw failure!
         }
     }
@@ -193,16 +192,17 @@ public final class StanzaReader {
     }
 
     private func startDocument(at offset: Int) {
+        documentOrigin = position(of: offset)   // before trimming drops the bytes it counts over
         trim(upTo: offset)
         documentStart = offset
-        documentOrigin = position(of: offset)
         documentDepth = 0
         rootStarted = false
         inStream = false
         streamScope = []
         resetOffset = nil
         finishing = false
-        names.removeAll(keepingCapacity: true)
+        // A new parser has a new dictionary: its pointers may be reused for other names.
+        for slot in nameKeys.indices { nameKeys[slot] = nil }
         var sax = Self.saxHandler
         let me = Unmanaged.passUnretained(self).toOpaque()
         context = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil)
@@ -250,6 +250,17 @@ public final class StanzaReader {
         return advance((knownPosition.line, knownPosition.column), over: retained[from..<to])
     }
 
+    /// The end of the input: libxml2's position where it stopped parsing,
+    /// counted on over the bytes it has not consumed (they are all retained).
+    func endPosition() -> (line: Int, column: Int) {
+        guard let context else { return position(of: inputLength) }
+        let consumed = documentStart + Int(xmlByteConsumed(context)) - retainedBase
+        guard consumed >= 0, consumed <= retained.count else { return currentPosition() }
+        return advance(currentPosition(), over: retained[consumed...])
+    }
+
+    private var endOfInput = (line: 1, column: 1)
+
     /// Where libxml2 is in the current document, in input coordinates.
     func currentPosition() -> (line: Int, column: Int) {
         guard let context else { return position(of: inputLength) }
@@ -271,14 +282,23 @@ public final class StanzaReader {
 
     // MARK: - Building stanzas (called from the SAX callbacks)
 
+    /// The string for a name libxml2 interned in its dictionary: equal names
+    /// come as the same pointer, so a small direct-mapped cache keyed by the
+    /// pointer spares building (and validating) the same String per element.
     func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
         let key = UnsafeRawPointer(pointer)
-        if let known = names[key] { return known }
+        let slot = (Int(bitPattern: key) >> 4) & (Self.nameSlots - 1)
+        if nameKeys[slot] == key { return nameValues[slot] }
         let string = String(cString: pointer)
-        names[key] = string
+        nameKeys[slot] = key
+        nameValues[slot] = string
         return string
     }
+
+    private static let nameSlots = 1024
+    private var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
+    private var nameValues = [String](repeating: "", count: nameSlots)
 
     func flushText() {
         guard !pendingText.isEmpty, let top = open.last else { return }
@@ -404,7 +424,7 @@ public final class StanzaReader {
         guard resetOffset == nil else { return }   // the parser was stopped on purpose
         let code = Int(error.pointee.code)
         let place = inputPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2))
-        let end = currentPosition()
+        let end = endOfInput
         // An error at the very end once the input has ended is a cut-off stanza, whatever
         // libxml2 calls it ("extra content at the end", "attributes construct error", …).
         if finishing && (code == Int(XML_ERR_DOCUMENT_END.rawValue) || place == end) {
