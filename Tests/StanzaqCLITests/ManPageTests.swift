@@ -25,10 +25,7 @@ final class ManPageTests: XCTestCase {
     }
 
     func testToolPageDocumentsEveryLongOption() throws {
-        let binary = try XCTUnwrap(Self.findStanzaqBinary(), """
-            cannot find the built stanzaq binary next to the test runner \
-            (Bundle.main: \(Bundle.main.bundlePath), argv[0]: \(CommandLine.arguments.first ?? "?"))
-            """)
+        let binary = try Runner.requireBinary()
         let help = try Self.runManTool(binary, ["--help"])
         XCTAssertEqual(help.status, 0, "stanzaq --help failed:\n\(help.errors)")
         let options = Self.longOptions(in: help.output)
@@ -143,35 +140,6 @@ final class ManPageTests: XCTestCase {
         return nil
     }
 
-    /// The built `stanzaq`: `$STANZAQ_BINARY`, else the one next to the test runner (on Linux
-    /// the XCTest runner is in the build directory, e.g. `.build/debug/`; on macOS the
-    /// `.xctest` bundle is).
-    private static func findStanzaqBinary() -> URL? {
-        if let explicit = ProcessInfo.processInfo.environment["STANZAQ_BINARY"], !explicit.isEmpty {
-            return URL(fileURLWithPath: explicit)
-        }
-        var directories: [URL] = []
-        let main = Bundle.main.bundleURL.resolvingSymlinksInPath()
-        directories.append(main)
-        directories.append(main.deletingLastPathComponent())
-        if let argument0 = CommandLine.arguments.first {
-            let runner = URL(fileURLWithPath: argument0).resolvingSymlinksInPath()
-            directories.append(runner.deletingLastPathComponent())
-            directories.append(runner.deletingLastPathComponent().deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.resolvingSymlinksInPath().deletingLastPathComponent())
-        }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("stanzaq")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
-               !isDirectory.boolValue, FileManager.default.isExecutableFile(atPath: candidate.path) {
-                return candidate
-            }
-        }
-        return nil
-    }
 
     private struct ManToolResult {
         var status: Int32
