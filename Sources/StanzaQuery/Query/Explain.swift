@@ -22,7 +22,7 @@ extension QuerySyntax {
                 lines.append(number + "up: the parent of each node reached so far")
             case .select(let selector):
                 if rooted && index == 0 {
-                    lines.append(number + "select: the context node, if it is " + describeContext(selector))
+                    lines.append(number + "select: the context node, if it is " + describe(selector, onContext: true))
                 } else {
                     lines.append(number + "select: " + describe(selector))
                 }
@@ -45,31 +45,19 @@ extension QuerySyntax {
         return lines.joined(separator: "\n")
     }
 
-    private func describe(_ selector: Selector) -> String {
+    /// A selector as a phrase: "elements named 'x' in …", or, for the rooted first
+    /// segment matched against the context node itself, "an element named 'x' in …".
+    private func describe(_ selector: Selector, onContext: Bool = false) -> String {
         let name: String
         switch selector.name {
         case .unnamed, .any: name = "any element"
-        case .named(let element): name = "elements named '\(element)'"
-        case .notNamed(let element): name = "elements not named '\(element)'"
+        case .named(let element): name = (onContext ? "an element" : "elements") + " named '\(element)'"
+        case .notNamed(let element): name = (onContext ? "an element" : "elements") + " not named '\(element)'"
         }
         switch selector.namespace {
         case .any: return name + " in any namespace"
         case .uri(let uri): return name + " in namespace '\(uri)'"
-        case .inherited: return name + " in the parent's namespace"
-        }
-    }
-
-    /// The rooted first segment, matched against the context node itself.
-    private func describeContext(_ selector: Selector) -> String {
-        let name: String
-        switch selector.name {
-        case .unnamed, .any: name = "any element"
-        case .named(let element): name = "an element named '\(element)'"
-        case .notNamed(let element): name = "an element not named '\(element)'"
-        }
-        switch selector.namespace {
-        case .any: return name + " in any namespace"
-        case .uri(let uri): return name + " in namespace '\(uri)'"
+        case .inherited where !onContext: return name + " in the parent's namespace"
         case .inherited:
             return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
         }
