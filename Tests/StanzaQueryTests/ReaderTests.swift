@@ -216,7 +216,7 @@ final class ReaderTests: XCTestCase {
             ("<a>x &amp", "1:10: unexpected end of input: <a> is not closed"),
             ("<a><!-- c", "1:10: unexpected end of input: <a> is not closed"),
             ("<a><![CDATA[x", "1:14: unexpected end of input: <a> is not closed"),
-            ("<a/><b", "1:7: unexpected end of input"),
+            ("<a/><b", "1:7: unexpected end of input: <b> is not closed"),
             ("<?xml version='1.0'?>\n<a", "2:3: unexpected end of input: <a> is not closed"),
             ("<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>\n<p:m", "2:5: unexpected end of input"),
         ]

@@ -62,6 +62,10 @@ struct QueryScanner {
     /// A short, quoted rendering of the next scalar for messages.
     var describeNext: String {
         guard let scalar = peek else { return "the end of the query" }
+        if scalar.value < 0x20 || scalar.value == 0x7F {   // keep the message on one line
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
         return "'\(Character(scalar))'"
     }
 }

@@ -166,6 +166,15 @@ public final class StanzaReader {
                 // document (and may not precede an XML declaration).
                 var first = next
                 while first < inputLength && isXMLSpace(retained[first - retainedBase]) { first += 1 }
+                // A UTF-8 byte order mark, which libxml2 skips only when it detects the encoding itself.
+                if first == 0 {
+                    let have = min(3, inputLength)
+                    if retained.prefix(have).elementsEqual(utf8ByteOrderMark.prefix(have)) {
+                        if inputLength < 3 { return }   // perhaps a mark fed a byte at a time
+                        first = 3
+                        knownPosition = (3, 1, 1)
+                    }
+                }
                 if first == inputLength {
                     let place = position(of: first)
                     knownPosition = (first, place.line, place.column)
@@ -210,7 +219,10 @@ public final class StanzaReader {
         // predefined entities decoded: custom entities need a DTD, which is
         // refused before its first declaration. NONET: never touch the network.
         // No XML_PARSE_HUGE: keep libxml2's limits on depth and sizes.
-        _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue))
+        // IGNORE_ENC and UTF-8: XMPP is UTF-8 only (RFC 6120), and libxml2's
+        // converters for other declared encodings print to stderr on bad bytes.
+        _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
+        _ = xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
     }
 
     private func freeContext() {
@@ -434,6 +446,8 @@ public final class StanzaReader {
         }
         var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
         while message.last?.isWhitespace == true { message.removeLast() }
+        // One line per message ("… indicate encoding !\nBytes: 0xFF …").
+        message = message.split(separator: "\n").joined(separator: " ")
         if code == Int(XML_ERR_TAG_NAME_MISMATCH.rawValue) || code == Int(XML_ERR_TAG_NOT_FINISHED.rawValue) {
             message = shiftingLineNumbers(in: message)
         }
@@ -456,6 +470,22 @@ public final class StanzaReader {
     nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
         var sax = xmlSAXHandler()
         xmlSAXVersion(&sax, 2)
+        // xmlSAXVersion installs libxml2's tree-building handlers, which take the
+        // parser context as their first argument; ours get the reader instead, so
+        // every one of them must go (getEntity read the reader as a context and
+        // crashed on an undeclared entity after a first stanza — found by fuzzing).
+        sax.getEntity = nil
+        sax.getParameterEntity = nil
+        sax.resolveEntity = nil
+        sax.entityDecl = nil
+        sax.notationDecl = nil
+        sax.attributeDecl = nil
+        sax.elementDecl = nil
+        sax.unparsedEntityDecl = nil
+        sax.setDocumentLocator = nil
+        sax.isStandalone = nil
+        sax.hasInternalSubset = nil
+        sax.hasExternalSubset = nil
         sax.startDocument = nil
         sax.endDocument = nil
         sax.comment = nil
@@ -485,6 +515,8 @@ public final class StanzaReader {
 private func reader(_ context: UnsafeMutableRawPointer?) -> StanzaReader {
     Unmanaged<StanzaReader>.fromOpaque(context!).takeUnretainedValue()
 }
+
+private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
 @inline(__always)
 func isXMLSpace(_ byte: UInt8) -> Bool {
