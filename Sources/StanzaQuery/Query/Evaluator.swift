@@ -2,9 +2,31 @@ extension Query {
     /// Evaluates the query on `context`, handing each result to `emit` in
     /// document order until it returns `false`.
     func evaluate(on context: Element, strict: Bool, emit: (QueryValue) -> Bool) throws(EvaluationError) {
+        if !hasParentStep {
+            // Depth first, with no list of nodes per step: for a path that only
+            // descends, this visits matches in the same (document) order.
+            _ = try walk(context, step: 0, context: context, strict: strict, emit: emit)
+            return
+        }
         for node in try select(from: context) {
             if !(try extract(from: node, strict: strict, emit: emit)) { return }
         }
+    }
+
+    /// Matches step `index` at `node` and goes on below it; returns whether to go on.
+    private func walk(_ node: Element, step index: Int, context: Element, strict: Bool,
+                      emit: (QueryValue) -> Bool) throws(EvaluationError) -> Bool {
+        if index == steps.count { return try extract(from: node, strict: strict, emit: emit) }
+        guard case .select(let selector) = steps[index] else { return true }
+        if syntax.rooted && index == 0 {
+            let inherited = selector.syntax.isEmpty ? nil : context.parent?.namespace
+            guard try selector.matches(node, inherited: inherited) else { return true }
+            return try walk(node, step: 1, context: context, strict: strict, emit: emit)
+        }
+        for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace) {
+            if !(try walk(child, step: index + 1, context: context, strict: strict, emit: emit)) { return false }
+        }
+        return true
     }
 
     /// The elements the path reaches (SPEC 3.2).
@@ -29,12 +51,20 @@ extension Query {
                 // namespace defaults to the parent's, or to any if it has none
                 // (or if the segment is empty, as in Monal's "/@attr").
                 let inherited = selector.syntax.isEmpty ? nil : context.parent?.namespace
-                nodes = nodes.filter { selector.matches($0, inherited: inherited) }
+                var matching: [Element] = []
+                for node in nodes where try selector.matches(node, inherited: inherited) { matching.append(node) }
+                nodes = matching
             case .select(let selector):
                 var next: [Element] = []
                 for node in nodes {
-                    for case .element(let child) in node.children where selector.matches(child, inherited: node.namespace) {
+                    for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace) {
                         next.append(child)
+                    }
+                    // Duplicates are kept, so each `*/..` multiplies the nodes by the
+                    // number of children: bound them before they take all memory.
+                    if next.count > nodesReachedLimit {
+                        throw EvaluationError("the path reaches more than \(nodesReachedLimit) elements at column "
+                                              + "\(selector.syntax.column), counting duplicates (evaluation abandoned)")
                     }
                 }
                 nodes = next

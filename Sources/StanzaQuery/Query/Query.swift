@@ -58,6 +58,7 @@ public final class Query {
         }
         try binder.finish()
         self.steps = steps
+        hasParentStep = steps.contains { if case .parent = $0 { return true } else { return false } }
         fieldMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
             guard case .dataForm(let form) = extraction else { return nil }
             switch form.field {
@@ -71,6 +72,8 @@ public final class Query {
         }
     }
 
+    /// Whether the path climbs with `..` (evaluated breadth first, step by step).
+    let hasParentStep: Bool
     let fieldMatcher: CaselessMatcher?
     let typeMatcher: CaselessMatcher?
 
