@@ -31,12 +31,12 @@ struct StanzaqCommand: ParsableCommand {
 
             Examples:
               stanzaq 'body#' capture.xml
-              stanzaq -N jabber:client '{urn:xmpp:delay}delay@stamp|datetime' message.xml
+              stanzaq '{urn:xmpp:delay}delay@stamp|datetime' message-delay.xml
               stanzaq -e /@from -e /@id -e 'body#' capture.xml
               stanzaq -s '/<type=error>' capture.xml
-              stanzaq -a romeo@montague.lit '/<from~^romeo@>/body#' capture.xml
+              stanzaq -a romeo@montague.lit/orchard '/<from=%@>/body#' capture.xml
               stanzaq -c '/{jabber:client}message' capture.xml
-              stanzaq -j '{http://jabber.org/protocol/pubsub#event}event/items/item/{urn:xmpp:avatar:data}data#|base64' \\
+              stanzaq -j '{*}event/items/item/{urn:xmpp:avatar:data}data#|base64' \\
                 avatar-data.xml > avatar.png
 
             Exit status: 0 if something was found, 1 if not, 2 on an error.
@@ -145,6 +145,7 @@ struct StanzaqCommand: ParsableCommand {
         }
         let compiled = try texts.map(compile)
         if paths.isEmpty { paths = ["-"] }
+        Interruption.install()
 
         let stdoutIsTerminal = isatty(1) != 0
         let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false

@@ -23,9 +23,8 @@ struct RecordFormatter {
     var withStanzaNumber: Bool
     var colors: PrefixColors?
 
-    /// The record for one value (or, with several queries, one row of values).
-    func record(file: String, stanza: Int, values: [QueryValue?], row: Bool) -> [UInt8] {
-        var out: [UInt8] = []
+    /// Appends the record for one value (or, with several queries, one row of values).
+    func writeRecord(file: String, stanza: Int, values: [QueryValue?], row: Bool, into out: inout [UInt8]) {
         switch format {
         case .json:
             let wrapped = withFilename || withStanzaNumber
@@ -53,7 +52,6 @@ struct RecordFormatter {
             }
         }
         out.append(contentsOf: separator)
-        return out
     }
 
     /// A count (`-c`), per file with `-H`.

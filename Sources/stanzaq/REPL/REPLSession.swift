@@ -244,7 +244,9 @@ final class REPLSession {
                 let results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
                 for value in results {
                     any = true
-                    output.write(formatter.record(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, values: [value], row: false))
+                    output.writeRecord {
+                        formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, values: [value], row: false, into: &$0)
+                    }
                 }
             } catch {
                 let place = loaded.map { "\($0.source):stanza \($0.number): " } ?? ""

@@ -63,14 +63,20 @@ final class Searcher {
     }
 
     /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
-    /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does).
-    var status: Int32 { mode == .quiet && matched ? 0 : failed ? 2 : (matched ? 0 : 1) }
+    /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does);
+    /// 130 after Ctrl-C.
+    var status: Int32 {
+        if Interruption.isRequested { return Interruption.status }
+        return mode == .quiet && matched ? 0 : failed ? 2 : (matched ? 0 : 1)
+    }
 
     /// Searches the inputs in order ("-" is standard input), then prints a total count.
     func run(paths: [String]) {
         for path in paths {
             search(path: path)
             if mode == .quiet && matched { return }
+            // Ctrl-C: the records written so far are whole; a count would not be.
+            if Interruption.isRequested { output.flush(); return }
         }
         if mode == .count && !formatter.withFilename {
             output.write(formatter.countRecord(file: nil, count: total))
@@ -85,28 +91,35 @@ final class Searcher {
             report("stanzaq: error: \(path): \(String(cString: strerror(errno)))")
             return
         }
-        defer { if fd != 0 { close(fd) } }
+        Interruption.reading(fd)
+        defer {
+            Interruption.reading(-1)
+            if fd != 0 { close(fd) }
+        }
         var count = 0
         let reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] stanza in
             let hit = self.handle(stanza, number: self.stanzaNumber + 1, file: name)
             self.stanzaNumber += 1
             if hit { count += 1 }
             if self.lineBuffered { self.output.flush() }
-            return !(self.mode == .quiet && self.matched)
+            // Checked between stanzas, so that output ends with a whole record.
+            return !(self.mode == .quiet && self.matched) && !Interruption.isRequested
         }
         reader.depthLimit = depthLimit
         stanzaNumber = 0
         do {
             try reader.read(fileDescriptor: fd)
-        } catch StanzaReaderError.malformed(let line, let column, let message) {
+        } catch StanzaReaderError.malformed(let line, let column, let message) where !Interruption.isRequested {
             output.flush()
             report("\(name):\(line):\(column): \(message)")
-        } catch {
+        } catch where !Interruption.isRequested {
             output.flush()
             report("stanzaq: error: \(name): \(error)")
+        } catch {
+            // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
         }
         total += count
-        if mode == .count && formatter.withFilename {
+        if mode == .count && formatter.withFilename && !Interruption.isRequested {
             output.write(formatter.countRecord(file: name, count: count))
         }
     }
@@ -116,44 +129,82 @@ final class Searcher {
     /// Evaluates every query on one stanza and writes its records; returns
     /// whether the stanza counts (has a result, or none when inverted).
     private func handle(_ stanza: Element, number: Int, file: String) -> Bool {
-        let onlyExistence = mode != .results
-        var results: [[QueryValue]] = []
-        results.reserveCapacity(queries.count)
+        if rows { return handleRow(stanza, number: number, file: file) }
+        var hasResult = false
         for query in queries {
             do {
-                if onlyExistence || firstOnly || rows {
-                    results.append(try query.findFirst(in: stanza, strict: strict).map { [$0] } ?? [])
+                if mode != .results {
+                    // Only whether there is a result matters.
+                    if try query.check(in: stanza, strict: strict) { hasResult = true; break }
+                } else if firstOnly {
+                    if let value = try query.findFirst(in: stanza, strict: strict) {
+                        hasResult = true
+                        write(file: file, stanza: number, value: value)
+                    }
                 } else {
-                    results.append(try query.find(in: stanza, strict: strict))
+                    for value in try query.find(in: stanza, strict: strict) {
+                        hasResult = true
+                        write(file: file, stanza: number, value: value)
+                    }
                 }
             } catch {
                 output.flush()
                 report("\(file):stanza \(number): query '\(query.text)': \(error)")
-                results.append([])
             }
         }
-        let hasResult = results.contains { !$0.isEmpty }
         let counts = hasResult != invert
         switch mode {
         case .results:
-            guard hasResult else { return false }
-            matched = true
-            if rows {
-                output.write(formatter.record(file: file, stanza: number, values: results.map(\.first), row: true))
-            } else {
-                for value in results[0] {
-                    output.write(formatter.record(file: file, stanza: number, values: [value], row: false))
-                }
-            }
+            if hasResult { matched = true }
         case .select:
             if counts {
                 matched = true
-                output.write(formatter.record(file: file, stanza: number, values: [.element(stanza)], row: false))
+                write(file: file, stanza: number, value: .element(stanza))
             }
         case .count, .quiet:
             if counts { matched = true }
         }
-        return counts
+        return mode == .results ? hasResult : counts
+    }
+
+    /// Several queries (or TSV): one row of first results per stanza that has any.
+    private func handleRow(_ stanza: Element, number: Int, file: String) -> Bool {
+        row.removeAll(keepingCapacity: true)
+        for query in queries {
+            do {
+                row.append(try query.findFirst(in: stanza, strict: strict))
+            } catch {
+                output.flush()
+                report("\(file):stanza \(number): query '\(query.text)': \(error)")
+                row.append(nil)
+            }
+        }
+        let hasResult = row.contains { $0 != nil }
+        switch mode {
+        case .results:
+            guard hasResult else { return false }
+            matched = true
+            output.writeRecord { formatter.writeRecord(file: file, stanza: number, values: row, row: true, into: &$0) }
+            return true
+        case .select:
+            let counts = hasResult != invert
+            if counts {
+                matched = true
+                write(file: file, stanza: number, value: .element(stanza))
+            }
+            return counts
+        case .count, .quiet:
+            let counts = hasResult != invert
+            if counts { matched = true }
+            return counts
+        }
+    }
+
+    /// The values of one row, kept between stanzas to spare an allocation each.
+    private var row: [QueryValue?] = []
+
+    private func write(file: String, stanza: Int, value: QueryValue) {
+        output.writeRecord { formatter.writeRecord(file: file, stanza: stanza, values: [value], row: false, into: &$0) }
     }
 
     private func report(_ message: String) {

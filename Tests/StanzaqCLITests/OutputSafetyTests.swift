@@ -1,0 +1,132 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Output safety (SPEC 4, 5): Ctrl-C during a long run exits 130 and leaves whole
+/// records on standard output — never half of one — and no message; output that
+/// cannot be written is an error, never a silent success. (A reader that goes away,
+/// `stanzaq … | head -1`, is CommandTests.testBrokenPipeIsQuiet; flushing per stanza
+/// with `--line-buffered` is CommandTests.testLineBufferedStreaming.)
+final class OutputSafetyTests: CLITestCase {
+    /// Endless numbered stanzas, written into `fifo` by awk until stanzaq stops reading.
+    private static let endless = #"awk 'BEGIN { for (i = 0; ; i++) printf "<m id=\"%d\"><b>hello %d</b></m>\n", i, i }' >"$1" 2>/dev/null"#
+
+    private struct Interrupted {
+        var status: Int32?
+        var signal: Int32?
+        var stdout: Data
+        var stderr: String
+    }
+
+    /// Starts `writer` (a shell script given the FIFO as `$1`) feeding stanzaq with
+    /// `arguments` through a FIFO, sends SIGINT once stdout has `after` bytes (or after
+    /// `delay` seconds when it is 0), and returns how stanzaq ended.
+    private func interrupt(_ arguments: [String], writer: String = endless, after bytes: Int = 1,
+                           delay: Double = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Interrupted {
+        let scratch = try ScratchDirectory()
+        let fifo = scratch.url.appendingPathComponent("input").path
+        let out = scratch.url.appendingPathComponent("stdout").path
+        let err = scratch.url.appendingPathComponent("stderr").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let environment = Runner.environment()
+        let feeder = try Spawned.start(["/bin/sh", "-c", writer, "sh", fifo], environment: environment)
+        defer {
+            kill(feeder, SIGKILL)
+            _ = Spawned.wait(feeder, timeout: 10)
+        }
+        let stanzaq = try Spawned.start(
+            ["/bin/sh", "-c", "exec \"$@\" <\"$STANZAQ_IN\" >\"$STANZAQ_OUT\" 2>\"$STANZAQ_ERR\"", "sh",
+             try Runner.requireBinary().path] + arguments,
+            environment: environment.merging(["STANZAQ_IN": fifo, "STANZAQ_OUT": out, "STANZAQ_ERR": err]) { $1 })
+        let start = Date()
+        if delay > 0 {
+            usleep(UInt32(delay * 1_000_000))
+        } else {
+            while (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 < bytes {
+                if Date().timeIntervalSince(start) > 30 {
+                    kill(stanzaq, SIGKILL)
+                    _ = Spawned.wait(stanzaq, timeout: 10)
+                    throw RunFailure(description: "no output from stanzaq \(arguments) within 30 s")
+                }
+                usleep(2_000)
+            }
+        }
+        XCTAssertEqual(kill(stanzaq, SIGINT), 0, file: file, line: line)
+        let interrupted = Date()
+        guard let ended = Spawned.wait(stanzaq, timeout: 10) else {
+            throw RunFailure(description: "stanzaq \(arguments) still running 10 s after SIGINT; killed")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5, "stanzaq took long to stop", file: file, line: line)
+        return Interrupted(status: ended.status, signal: ended.signal,
+                           stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
+                           stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
+    }
+
+    /// Every record is `hello N`, N counting from 0 without a gap: nothing lost, nothing cut.
+    private func assertWholeRecords(_ run: Interrupted, separator: Character = "\n", prefix: (Int) -> String = { _ in "" },
+                                    file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNil(run.signal, "stanzaq died of signal \(run.signal ?? 0)", file: file, line: line)
+        XCTAssertEqual(run.status, 130, file: file, line: line)
+        XCTAssertEqual(run.stderr, "", file: file, line: line)
+        let text = String(decoding: run.stdout, as: UTF8.self)
+        XCTAssertFalse(text.isEmpty, file: file, line: line)
+        XCTAssertEqual(text.last, separator, "output ends in the middle of a record: …\(text.suffix(40).debugDescription)",
+                       file: file, line: line)
+        let records = text.split(separator: separator, omittingEmptySubsequences: false).dropLast()
+        for (index, record) in records.enumerated() where record != "\(prefix(index))hello \(index)" {
+            XCTFail("record \(index) is \(record.debugDescription)", file: file, line: line)
+            return
+        }
+    }
+
+    /// Required case: SIGINT after the first output, on a large input through a pipe.
+    func testInterruptLeavesWholeRecords() throws {
+        assertWholeRecords(try interrupt(["b#"]))
+        // Output flushed per stanza, and with NUL separators.
+        assertWholeRecords(try interrupt(["--line-buffered", "b#"], after: 1000))
+        assertWholeRecords(try interrupt(["-0", "b#"]), separator: "\0")
+        assertWholeRecords(try interrupt(["-n", "b#"]), prefix: { "\($0 + 1):" })
+        // Several queries: TSV rows.
+        let rows = try interrupt(["-e", "/@id", "-e", "b#"])
+        XCTAssertEqual(rows.status, 130)
+        let text = String(decoding: rows.stdout, as: UTF8.self)
+        XCTAssertEqual(text.last, "\n")
+        for (index, row) in text.split(separator: "\n").enumerated() where row != "\(index)\thello \(index)" {
+            XCTFail("row \(index) is \(row.debugDescription)")
+            break
+        }
+    }
+
+    /// A count would be a partial one: none is printed.
+    func testInterruptedCountPrintsNothing() throws {
+        let run = try interrupt(["-c", "b"], delay: 0.5)
+        XCTAssertNil(run.signal)
+        XCTAssertEqual(run.status, 130)
+        XCTAssertEqual(run.stdout, Data())
+        XCTAssertEqual(run.stderr, "")
+    }
+
+    /// An input that goes quiet in the middle of a stanza: one Ctrl-C still stops stanzaq
+    /// at once, with the records before it and without calling the cut stanza malformed.
+    func testInterruptWhileWaitingForInput() throws {
+        let run = try interrupt(["--line-buffered", "b#"], writer: #"printf '<m><b>hello 0</b></m>\n<m><b>hel' >"$1"; exec sleep 60 >"$1""#)
+        assertWholeRecords(run)
+        XCTAssertEqual(String(decoding: run.stdout, as: UTF8.self), "hello 0\n")
+    }
+
+    /// Results that cannot be written are lost: that is an error (as in grep), not success.
+    func testWriteErrorsAreErrors() throws {
+        let closed = try Runner.shell("stanzaq 'body#' capture.xml >&-")
+        XCTAssertEqual(closed.stderr, "stanzaq: error: write error: Bad file descriptor\n")
+        XCTAssertEqual(closed.status, 2)
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            let full = try Runner.shell("stanzaq -c -H body capture.xml >/dev/full")
+            XCTAssertEqual(full.stderr, "stanzaq: error: write error: No space left on device\n")
+            XCTAssertEqual(full.status, 2)
+        }
+    }
+}
