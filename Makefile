@@ -1,7 +1,8 @@
 # stanzaq — build, test, install.
 #
 #   make demo      install what is missing, build, and run stanzaq on an example
-#   make test      the whole test suite (what CI runs)
+#   make test      the whole test suite (what CI runs), then each fuzz target briefly
+#   make fuzz      each fuzz target for FUZZ_SECONDS (default 60) seconds
 #   make install   binary and man pages under $(DESTDIR)$(PREFIX)
 
 PREFIX  ?= /usr/local
@@ -19,7 +20,7 @@ BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps build demo test bench install uninstall clean
+.PHONY: all deps test-deps bench-deps build demo test bench install uninstall clean fuzz fuzz-quick fuzz-build fuzz-seeds
 
 all: build
 
@@ -42,7 +43,7 @@ bench-deps: deps
 	$(call install_missing,$(BENCH_PACKAGES))
 
 build: deps
-	$(SWIFT) build -c release --product stanzaq
+	$(SWIFT) build -c release --static-swift-stdlib --product stanzaq
 
 demo: build
 	@echo '$$ stanzaq '\''body#'\'' examples/capture.xml'
@@ -57,9 +58,48 @@ demo: build
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-quick
 
+# Fuzzing with the toolchain's libFuzzer and AddressSanitizer. A target is the
+# StanzaQuery sources and one entry file of Fuzz/ compiled into one module with
+# swiftc (SwiftPM would want a `main` for it in every build). Seeds come from
+# the tests, the documentation, the examples and the shared corpus ($(SHARED),
+# beside the repository as on CI); what the fuzzers find stays in .build-fuzz/.
+SWIFTC             ?= swiftc
+SHARED             ?= ../shared
+FUZZ_SECONDS       ?= 60
+FUZZ_QUICK_SECONDS ?= 20
+FUZZ_DIR            = .build-fuzz
+LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
+FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
+	-I Sources/CLibXML2 -I Sources/CCrypto \
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto
+
+$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift -o $@
+
+$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift -o $@
+
+fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer
+
+fuzz-seeds:
+	Fuzz/make-seeds.sh $(SHARED)/corpus/xep-stanzas.xml $(FUZZ_DIR)/seeds
+
+fuzz: fuzz-build fuzz-seeds
+	Fuzz/run.sh query $(FUZZ_SECONDS)
+	Fuzz/run.sh reader $(FUZZ_SECONDS)
+
+# What `make test` runs: enough to keep the targets building and alive.
+fuzz-quick: fuzz-build fuzz-seeds
+	Fuzz/run.sh query $(FUZZ_QUICK_SECONDS) --quiet
+	Fuzz/run.sh reader $(FUZZ_QUICK_SECONDS) --quiet
+
+# BENCH_MB (default 200) sizes the large input, BENCH_RUNS (default 5) the runs per command.
 bench: bench-deps build
-	@echo "make bench: the benchmark suite is not written yet (see the performance issue)."
+	python3 benchmarks/run.py
 
 install: build
 	install -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man7
@@ -71,4 +111,4 @@ uninstall:
 	rm -f $(BINDIR)/stanzaq $(MANDIR)/man1/stanzaq.1 $(MANDIR)/man7/stanzaq-query.7
 
 clean:
-	rm -rf .build
+	rm -rf .build $(FUZZ_DIR)

@@ -1,0 +1,97 @@
+// libFuzzer target: arbitrary bytes as a query (and format arguments),
+// compiled, explained and evaluated on a fixed stanza. Built by `make fuzz`
+// together with the StanzaQuery sources into one module (see the Makefile).
+//
+// Input: QUERY [NUL ARGUMENT]... — the bytes before the first NUL are the
+// query, each further NUL-separated piece a format argument, so that the
+// argument binder is fuzzed too. Invalid UTF-8 is replaced, as the command
+// line would see it after the shell.
+
+import Foundation
+
+/// A stanza with something for every construct: a stream's namespaces, a
+/// prefixed attribute, text and CDATA, a multi-item data form, dates,
+/// numbers, base64 and UUIDs.
+private let stanzaXML = """
+    <stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>
+    <message from='romeo@montague.lit/orchard' to='juliet@capulet.lit' type='chat' id='5a55dac8-d3a4-4d0c-8811-24bdae92b8cb' xml:lang='en'>
+      <body>Lady, by yonder <![CDATA[blessed]]> moon I swear</body>
+      <delay xmlns='urn:xmpp:delay' from='capulet.lit' stamp='2002-09-10T23:08:25.123Z'>Offline storage</delay>
+      <x xmlns='urn:x' xmlns:p='urn:p' p:a='1' b=' -42 ' c='3.5e2' d='aGVsbG8=' e='true' u='hello'><y>7</y><y>8</y><z/></x>
+      <x xmlns='jabber:x:data' type='result'>
+        <field var='FORM_TYPE' type='hidden'><value>urn:xmpp:dataforms:softwareinfo</value></field>
+        <field var='os' type='list-single' label='OS'><desc>The OS</desc><required/><option label='Linux'><value>linux</value></option><value>linux</value><value>bsd</value></field>
+        <reported><field var='jid' type='jid-single'/></reported>
+        <item><field var='jid'><value>a@b</value></field></item>
+        <item><field var='jid'><value>c@d</value></field></item>
+      </x>
+      <pubsub xmlns='http://jabber.org/protocol/pubsub'><items node='n'><item id='i'><entry xmlns='urn:e'>é&amp;K</entry></item></items></pubsub>
+    </message>
+    """
+
+private let stanza: Element = {
+    var found: Element?
+    let reader = StanzaReader { found = $0; return true }
+    try! reader.feed(Array(stanzaXML.utf8))
+    try! reader.finish()
+    return found!
+}()
+
+/// Renders values both ways, as the command line would print them (the first
+/// few: `*/..` may give thousands of copies of the whole stanza).
+private func render(_ values: [QueryValue]) -> Int {
+    var out: [UInt8] = []
+    for value in values.prefix(16) {
+        value.writeText(into: &out)
+        value.writeText(into: &out, options: RenderOptions(epoch: true, pretty: true, highlight: .ansi))
+        value.writeJSON(into: &out)
+    }
+    return out.count
+}
+
+/// A query the fuzzer writes may backtrack, or multiply nodes with `*/..`, for
+/// as long as the limits allow: lower limits keep the executions per second up
+/// (and are met more often).
+private let setUp: Void = {
+    regularExpressionTimeBudget = 0.25
+    regularExpressionBacktrackingBudget = 1_000_000
+    nodesReachedLimit = 10_000
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    setUp
+    let pieces = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
+    let text = pieces.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let arguments = pieces.dropFirst().map { String(decoding: $0, as: UTF8.self) }
+
+    // Parsing alone (as --explain without arguments does), then compiling.
+    if let syntax = try? QuerySyntax(parsing: text) {
+        _ = syntax.explanation
+        _ = syntax.formatSpecifierCount
+    }
+    let query: Query
+    do {
+        query = try Query(text, arguments: arguments)
+    } catch {
+        _ = error.description    // the caret under the column must not trap
+        return 0
+    }
+    _ = query.syntax.explanation
+    for strict in [false, true] {
+        do {
+            _ = render(try query.find(in: stanza, strict: strict))
+            _ = try query.findFirst(in: stanza, strict: strict)
+            _ = try query.check(in: stanza, strict: strict)
+        } catch {
+            _ = error.description
+        }
+    }
+    // Every element of the stanza as a context node, as a relative query meets them.
+    var pending = [stanza]
+    while let element = pending.popLast() {
+        pending.append(contentsOf: element.childElements)
+        _ = (try? query.find(in: element)).map(render)
+    }
+    return 0
+}
