@@ -64,7 +64,9 @@ public struct XMLSerializer: Sendable {
         out.append(UInt8(ascii: "<"))
         let start = out.count
         appendName(element.prefix, element.name, to: &out)
-        let qualifiedName = out[start...]
+        // A copy, not a slice: a slice of `out` kept while `out` grows would make
+        // every append below copy the whole buffer.
+        let qualifiedName = Array(out[start...])
         highlighted(options.highlight?.tag, from: start, in: &out)
 
         func declare(_ prefix: String?, _ uri: String) {
