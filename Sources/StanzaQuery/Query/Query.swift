@@ -104,7 +104,9 @@ public final class Query {
     /// Every result, in document order, duplicates kept (Monal's `find:`).
     /// - Parameter strict: conversions must succeed on the whole value (SPEC 3.4).
     /// - Throws: ``EvaluationError`` when `..` climbs above the root, a data-form
-    ///   subquery meets an element that is not a form, or a strict conversion fails.
+    ///   subquery meets an element that is not a form, a strict conversion fails,
+    ///   a `~` match is abandoned (1 s or 20,000,000 backtracking steps), or a
+    ///   step reaches more than 1,000,000 elements.
     public func find(in element: Element, strict: Bool = false) throws(EvaluationError) -> [QueryValue] {
         var results: [QueryValue] = []
         try evaluate(on: element, strict: strict) { results.append($0); return true }
