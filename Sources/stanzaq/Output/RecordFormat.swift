@@ -23,34 +23,41 @@ struct RecordFormatter {
     var withStanzaNumber: Bool
     var colors: PrefixColors?
 
-    /// Appends the record for one value (or, with several queries, one row of values).
-    func writeRecord(file: String, stanza: Int, values: [QueryValue?], row: Bool, into out: inout [UInt8]) {
-        switch format {
-        case .json:
-            let wrapped = withFilename || withStanzaNumber
-            if wrapped { openObject(file: file, stanza: stanza, into: &out) }
-            if row {
-                out.append(UInt8(ascii: "["))
-                for (index, value) in values.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
-                }
-                out.append(UInt8(ascii: "]"))
-            } else {
-                values[0]!.writeJSON(into: &out, options: render)
-            }
-            if wrapped { out.append(UInt8(ascii: "}")) }
-        case .text, .tsv:
-            writePrefixes(file: file, stanza: stanza, into: &out)
-            if row {
-                for (index, value) in values.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: "\t")) }
-                    if let value { writeField(value, into: &out) }
-                }
-            } else {
-                values[0]!.writeText(into: &out, options: render)
-            }
+    /// Appends the record for one value.
+    func writeRecord(file: String, stanza: Int, value: QueryValue, into out: inout [UInt8]) {
+        writeEnvelope(file: file, stanza: stanza, into: &out) { out in
+            if format == .json { value.writeJSON(into: &out, options: render) } else { value.writeText(into: &out, options: render) }
         }
+    }
+
+    /// Appends one row: the first result of each query (several queries, or TSV);
+    /// a JSON array with `null`, or tab-separated fields left empty, for the absent ones.
+    func writeRow(file: String, stanza: Int, values: [QueryValue?], into out: inout [UInt8]) {
+        writeEnvelope(file: file, stanza: stanza, into: &out) { out in
+            if format == .json { out.append(UInt8(ascii: "[")) }
+            for (index, value) in values.enumerated() {
+                if index > 0 { out.append(format == .json ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
+                if format == .json {
+                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+                } else if let value {
+                    writeField(value, into: &out)
+                }
+            }
+            if format == .json { out.append(UInt8(ascii: "]")) }
+        }
+    }
+
+    /// The prefixes (or, in JSON, the `{"file","stanza","value"}` object) around a
+    /// record's value, and the record separator after it.
+    private func writeEnvelope(file: String, stanza: Int, into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
+        let wrapped = format == .json && (withFilename || withStanzaNumber)
+        if wrapped {
+            openObject(file: file, stanza: stanza, into: &out)
+        } else if format != .json {
+            writePrefixes(file: file, stanza: stanza, into: &out)
+        }
+        value(&out)
+        if wrapped { out.append(UInt8(ascii: "}")) }
         out.append(contentsOf: separator)
     }
 

@@ -245,7 +245,7 @@ final class REPLSession {
                 for value in results {
                     any = true
                     output.writeRecord {
-                        formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, values: [value], row: false, into: &$0)
+                        formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, value: value, into: &$0)
                     }
                 }
             } catch {

@@ -184,7 +184,7 @@ final class Searcher {
         case .results:
             guard hasResult else { return false }
             matched = true
-            output.writeRecord { formatter.writeRecord(file: file, stanza: number, values: row, row: true, into: &$0) }
+            output.writeRecord { formatter.writeRow(file: file, stanza: number, values: row, into: &$0) }
             return true
         case .select:
             let counts = hasResult != invert
@@ -204,7 +204,7 @@ final class Searcher {
     private var row: [QueryValue?] = []
 
     private func write(file: String, stanza: Int, value: QueryValue) {
-        output.writeRecord { formatter.writeRecord(file: file, stanza: stanza, values: [value], row: false, into: &$0) }
+        output.writeRecord { formatter.writeRecord(file: file, stanza: stanza, value: value, into: &$0) }
     }
 
     private func report(_ message: String) {
