@@ -19,14 +19,20 @@ extension Query {
         if index == steps.count { return try extract(from: node, strict: strict, emit: emit) }
         guard case .select(let selector) = steps[index] else { return true }
         if syntax.rooted && index == 0 {
-            let inherited = selector.syntax.isEmpty ? nil : context.parent?.namespace
-            guard try selector.matches(node, inherited: inherited) else { return true }
+            guard try selector.matches(node, inherited: contextNamespace(selector, context)) else { return true }
             return try walk(node, step: 1, context: context, strict: strict, emit: emit)
         }
         for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace) {
             if !(try walk(child, step: index + 1, context: context, strict: strict, emit: emit)) { return false }
         }
         return true
+    }
+
+    /// The namespace a rooted first segment, matched against the context node
+    /// itself, defaults to: its parent's, or any if it has none (or if the
+    /// segment is empty, as in Monal's "/@attr").
+    private func contextNamespace(_ selector: CompiledSelector, _ context: Element) -> String? {
+        selector.syntax.isEmpty ? nil : context.parent?.namespace
     }
 
     /// The elements the path reaches (SPEC 3.2).
@@ -47,10 +53,7 @@ extension Query {
                 }
                 nodes = parents
             case .select(let selector) where onContext:
-                // A rooted first segment matches the context node itself: its
-                // namespace defaults to the parent's, or to any if it has none
-                // (or if the segment is empty, as in Monal's "/@attr").
-                let inherited = selector.syntax.isEmpty ? nil : context.parent?.namespace
+                let inherited = contextNamespace(selector, context)
                 var matching: [Element] = []
                 for node in nodes where try selector.matches(node, inherited: inherited) { matching.append(node) }
                 nodes = matching
