@@ -60,6 +60,8 @@ public final class StanzaReader {
     /// next document: libxml2 counts lines inside a document, so the reader
     /// only carries a position across the whitespace between documents.
     var knownPosition = (offset: 0, line: 1, column: 1)
+    /// Nothing but (a part of) a byte order mark has been read yet.
+    private var mayStartWithByteOrderMark = true
     var inputLength = 0            // total bytes fed
 
     // The stanza being built.
@@ -164,17 +166,19 @@ public final class StanzaReader {
             if context == nil {
                 // Whitespace between top-level elements is not part of any
                 // document (and may not precede an XML declaration).
-                var first = next
-                while first < inputLength && isXMLSpace(retained[first - retainedBase]) { first += 1 }
-                // A UTF-8 byte order mark, which libxml2 skips only when it detects the encoding itself.
-                if first == 0 {
+                // A UTF-8 byte order mark opening the input: libxml2 skips it only when
+                // it detects the encoding itself, and the encoding is forced here.
+                if mayStartWithByteOrderMark {
                     let have = min(3, inputLength)
                     if retained.prefix(have).elementsEqual(utf8ByteOrderMark.prefix(have)) {
                         if inputLength < 3 { return }   // perhaps a mark fed a byte at a time
-                        first = 3
+                        next = 3
                         knownPosition = (3, 1, 1)
                     }
+                    mayStartWithByteOrderMark = false
                 }
+                var first = next
+                while first < inputLength && isXMLSpace(retained[first - retainedBase]) { first += 1 }
                 if first == inputLength {
                     let place = position(of: first)
                     knownPosition = (first, place.line, place.column)
