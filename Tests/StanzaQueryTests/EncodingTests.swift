@@ -1,0 +1,45 @@
+import XCTest
+import StanzaQuery
+
+/// Input is UTF-8 only (docs/decisions.md 20), and messages stay on one line.
+final class EncodingTests: XCTestCase {
+    private func read(_ bytes: [UInt8], chunk: Int) -> (stanzas: [String], error: String?) {
+        var stanzas: [String] = []
+        let reader = StanzaReader { stanzas.append($0.xmlString()); return true }
+        do {
+            var start = 0
+            while start < bytes.count {
+                try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
+                start += chunk
+            }
+            try reader.finish()
+            return (stanzas, nil)
+        } catch {
+            return (stanzas, "\(error)")
+        }
+    }
+
+    func testAUTF8ByteOrderMarkIsSkippedWholeOrByteByByte() {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("<a>é</a>".utf8)
+        XCTAssertEqual(read(bytes, chunk: 1 << 16).stanzas, ["<a>é</a>"])
+        XCTAssertEqual(read(bytes, chunk: 1).stanzas, ["<a>é</a>"])
+        XCTAssertNil(read(bytes, chunk: 1).error)
+    }
+
+    func testADeclaredEncodingIsIgnoredAndOtherBytesAreMalformed() {
+        let latin1: [UInt8] = Array("<?xml version='1.0' encoding='ISO-8859-1'?><a>".utf8) + [0xE9] + Array("</a>".utf8)
+        let result = read(latin1, chunk: 1 << 16)
+        XCTAssertEqual(result.stanzas, [])
+        XCTAssertEqual(result.error, "1:47: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x3C 0x2F 0x61")
+    }
+
+    func testAControlCharacterInAQueryIsNamedNotPrinted() {
+        XCTAssertThrowsError(try Query("a\tb")) { error in
+            XCTAssertEqual("\(error)", """
+                query: unexpected U+0009: expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end at column 2
+                  a b
+                   ^
+                """)
+        }
+    }
+}
