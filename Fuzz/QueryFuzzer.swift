@@ -52,15 +52,11 @@ private func render(_ values: [QueryValue]) -> Int {
 /// A query the fuzzer writes may backtrack, or multiply nodes with `*/..`, for
 /// as long as the limits allow: lower limits keep the executions per second up
 /// (and are met more often).
-private let setUp: Void = {
-    regularExpressionTimeBudget = 0.25
-    regularExpressionBacktrackingBudget = 1_000_000
-    nodesReachedLimit = 10_000
-}()
+private let limits = EvaluationLimits(elementsReached: 10_000, regularExpressionSteps: 1_000_000,
+                                      regularExpressionSeconds: 0.25)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    setUp
     let pieces = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
     let text = pieces.first.map { String(decoding: $0, as: UTF8.self) } ?? ""
     let arguments = pieces.dropFirst().map { String(decoding: $0, as: UTF8.self) }
@@ -80,9 +76,9 @@ public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
     _ = query.syntax.explanation
     for strict in [false, true] {
         do {
-            _ = render(try query.find(in: stanza, strict: strict))
-            _ = try query.findFirst(in: stanza, strict: strict)
-            _ = try query.check(in: stanza, strict: strict)
+            _ = render(try query.find(in: stanza, strict: strict, limits: limits))
+            _ = try query.findFirst(in: stanza, strict: strict, limits: limits)
+            _ = try query.check(in: stanza, strict: strict, limits: limits)
         } catch {
             _ = error.description
         }
@@ -91,7 +87,7 @@ public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
     var pending = [stanza]
     while let element = pending.popLast() {
         pending.append(contentsOf: element.childElements)
-        _ = (try? query.find(in: element)).map(render)
+        _ = (try? query.find(in: element, limits: limits)).map(render)
     }
     return 0
 }

@@ -6,91 +6,115 @@ import Foundation
 /// the input: a pattern that backtracks catastrophically must end in bounded
 /// time with an error for the stanza, never hang and never answer wrongly.
 final class RegexBudgetTests: XCTestCase {
-    private func outcome(_ pattern: String, _ value: String) throws -> RegexOutcome {
-        try budgetedRegexMatch(NSRegularExpression(pattern: pattern, options: [.caseInsensitive]), value)
+    /// The step limit alone, lowered to be met quickly: the clock never moves.
+    private let steps = EvaluationLimits.withoutTimeLimit(regularExpressionSteps: 1_000_000)
+    private let stepsMessage = "backtracked more than 1000000 times"
+
+    private func outcome(_ pattern: String, _ value: String, _ limits: EvaluationLimits) throws -> RegexOutcome {
+        try budgetedRegexMatch(NSRegularExpression(pattern: pattern, options: [.caseInsensitive]), value, limits: limits)
     }
 
-    private func timed<T>(_ body: () throws -> T) rethrows -> (T, TimeInterval) {
-        let start = Date()
-        let value = try body()
-        return (value, Date().timeIntervalSince(start))
+    /// The documented limits, which stanzaq(1) states ("Resource limits").
+    func testTheDefaultLimits() {
+        XCTAssertEqual(EvaluationLimits.default.regularExpressionSteps, 20_000_000)
+        XCTAssertEqual(EvaluationLimits.default.regularExpressionSeconds, 10)
+        XCTAssertEqual(EvaluationLimits.default.elementsReached, 1_000_000)
+        // The default clock is the thread's processor time: it does not go back.
+        let before = EvaluationLimits.default.clock()
+        XCTAssertGreaterThanOrEqual(EvaluationLimits.default.clock(), before)
     }
 
     /// Required case: `^(a+)+$` against a long value of `a`s ending in `b`.
     func testCatastrophicBacktrackingIsAnErrorForTheStanza() throws {
         let element = try XCTUnwrap(StanzaReader.stanzas(in: "<m a='\(String(repeating: "a", count: 5000))b'/>").first)
         let query = try Query("/<a~^(a+)+$>")
-        let (message, seconds) = timed { evaluationError("/<a~^(a+)+$>", in: element) }
-        XCTAssertEqual(message, "the regular expression '^(a+)+$' backtracked more than 20000000 times "
-                       + "on attribute 'a' of <m> (matching abandoned)")
-        XCTAssertLessThan(seconds, 5)
+        XCTAssertEqual(evaluationError("/<a~^(a+)+$>", in: element, limits: steps),
+                       "the regular expression '^(a+)+$' \(stepsMessage) on attribute 'a' of <m> (matching abandoned)")
         // The same through every entry point.
-        XCTAssertThrowsError(try query.findFirst(in: element))
-        XCTAssertThrowsError(try query.check(in: element))
+        XCTAssertThrowsError(try query.findFirst(in: element, limits: steps))
+        XCTAssertThrowsError(try query.check(in: element, limits: steps))
     }
 
     func testShortValuesAreCaughtToo() throws {
         // 30 `a`s are enough for 2^30 ways to split them.
-        let (result, seconds) = try timed { try outcome("^(a+)+$", String(repeating: "a", count: 30) + "b") }
-        XCTAssertEqual(result, .abandoned("backtracked more than 20000000 times"))
-        XCTAssertLessThan(seconds, 5)
+        XCTAssertEqual(try outcome("^(a+)+$", String(repeating: "a", count: 30) + "b", steps), .abandoned(stepsMessage))
         // Unanchored: every start position backtracks; the count of calls still bounds it.
-        let (unanchored, unanchoredSeconds) = try timed { try outcome("(a+)+$", String(repeating: "a", count: 5000) + "b") }
-        XCTAssertEqual(unanchored, .abandoned("backtracked more than 20000000 times"))
-        XCTAssertLessThan(unanchoredSeconds, 5)
+        XCTAssertEqual(try outcome("(a+)+$", String(repeating: "a", count: 5000) + "b", steps), .abandoned(stepsMessage))
     }
 
     /// ICU gives up on a long attempt by itself and says "no match" — even when there
-    /// is one (here `^a+b`, once `^(a+)+c` has been tried). That must not pass for an answer.
+    /// is one (here `^a+b`, once `^(a+)+c` has been tried). That must not pass for an
+    /// answer: the default step limit is met first.
     func testICUsSilentGivingUpIsNotTakenForNoMatch() throws {
         let value = String(repeating: "a", count: 40) + "b"
         let regex = try NSRegularExpression(pattern: "^(a+)+c|^a+b", options: [.caseInsensitive])
+        let limits = EvaluationLimits.withoutTimeLimit()
         if regex.firstMatch(in: value, options: [], range: NSRange(location: 0, length: value.utf16.count)) != nil {
             // A Foundation whose ICU does not give up: then the answer must be the match.
-            XCTAssertEqual(try outcome("^(a+)+c|^a+b", value), .match)
+            XCTAssertEqual(try outcome("^(a+)+c|^a+b", value, limits), .match)
             return
         }
-        XCTAssertEqual(try outcome("^(a+)+c|^a+b", value), .abandoned("backtracked more than 20000000 times"))
+        XCTAssertEqual(try outcome("^(a+)+c|^a+b", value, limits), .abandoned("backtracked more than 20000000 times"))
         // With fewer `a`s ICU finds it, and so do we.
-        XCTAssertEqual(try outcome("^(a+)+c|^a+b", String(repeating: "a", count: 12) + "b"), .match)
+        XCTAssertEqual(try outcome("^(a+)+c|^a+b", String(repeating: "a", count: 12) + "b", limits), .match)
     }
 
     /// ICU's backtracking stack (8 MB) overflows on a long value even without
     /// catastrophic backtracking; NSRegularExpression then reports no match.
     func testBacktrackingStackOverflowIsAnError() throws {
+        let limits = EvaluationLimits.withoutTimeLimit()
         let value = String(repeating: "a", count: 1_000_000) + "c"
-        XCTAssertEqual(try outcome("^(?:a|b)*c", value), .abandoned("ran out of backtracking memory"))
-        XCTAssertEqual(try outcome("^(?:a|b)*c", String(repeating: "a", count: 1000) + "c"), .match)
+        XCTAssertEqual(try outcome("^(?:a|b)*c", value, limits), .abandoned("ran out of backtracking memory"))
+        XCTAssertEqual(try outcome("^(?:a|b)*c", String(repeating: "a", count: 1000) + "c", limits), .match)
     }
 
+    /// The time limit alone, on a clock that moves 1 s per reading: met after the
+    /// same work on any machine. It is read every 64 progress reports, the first
+    /// reading starts the count.
     func testTheTimeLimit() throws {
-        let saved = regularExpressionTimeBudget
-        defer { regularExpressionTimeBudget = saved }
-        regularExpressionTimeBudget = 0.01
-        // A plain search of a long value (no backtracking) that needs more than 10 ms.
-        let value = String(repeating: "a", count: 10_000_000)
-        let (result, seconds) = try timed { try outcome("x", value) }
-        XCTAssertEqual(result, .abandoned("took longer than 0.01 s"))
-        XCTAssertLessThan(seconds, 2)
-        regularExpressionTimeBudget = saved
-        XCTAssertEqual(try outcome("x", value), .noMatch)
-        XCTAssertEqual(regularExpressionTimeLimit, 1)
+        // A plain search (no backtracking: the step limit cannot apply), one report per position.
+        let value = String(repeating: "a", count: 100_000)
+        let clock = SteppingClock(step: 1)
+        let limits = EvaluationLimits(regularExpressionSeconds: 10, clock: clock.read)
+        XCTAssertEqual(try outcome("x", value, limits), .abandoned("took longer than 10 s"))
+        XCTAssertEqual(clock.reads, 12)
+        // Fractions of a second are shown as such.
+        let fraction = EvaluationLimits(regularExpressionSeconds: 0.01, clock: SteppingClock(step: 1).read)
+        XCTAssertEqual(try outcome("x", value, fraction), .abandoned("took longer than 0.01 s"))
+        // Backtracking, with a step limit out of reach: the time limit stops it.
+        let backtracking = EvaluationLimits(regularExpressionSteps: .max, regularExpressionSeconds: 10,
+                                            clock: SteppingClock(step: 5).read)
+        XCTAssertEqual(try outcome("^(a+)+$", String(repeating: "a", count: 30) + "b", backtracking),
+                       .abandoned("took longer than 10 s"))
+        // With the clock frozen, the search ends with its answer.
+        XCTAssertEqual(try outcome("x", value, .withoutTimeLimit()), .noMatch)
     }
 
-    /// Ordinary expressions on ordinary and long values give ordinary answers.
+    /// A short match never reads the clock (the processor-time clock is a system call).
+    func testShortMatchesDoNotReadTheClock() throws {
+        let clock = SteppingClock(step: 1)
+        let limits = EvaluationLimits(clock: clock.read)
+        XCTAssertEqual(try outcome("^(chat|groupchat)$", "groupchat", limits), .match)
+        XCTAssertEqual(try outcome("romeo", String(repeating: "y", count: 30) + "ROMEO", limits), .match)
+        XCTAssertEqual(clock.reads, 0)
+    }
+
+    /// Ordinary expressions on ordinary and long values give ordinary answers
+    /// within the documented limits.
     func testOrdinaryMatching() throws {
-        XCTAssertEqual(try outcome("^(chat|groupchat)$", "groupchat"), .match)
-        XCTAssertEqual(try outcome("^(chat|groupchat)$", "normal"), .noMatch)
-        XCTAssertEqual(try outcome("romeo", String(repeating: "y", count: 300) + "ROMEO"), .match)
-        XCTAssertEqual(try outcome("x", String(repeating: "a", count: 100_000)), .noMatch)
-        XCTAssertEqual(try outcome("x$", String(repeating: "a", count: 100_000) + "x"), .match)
-        XCTAssertEqual(try outcome("^a*$", String(repeating: "a", count: 100_000)), .match)
+        let limits = EvaluationLimits.default
+        XCTAssertEqual(try outcome("^(chat|groupchat)$", "groupchat", limits), .match)
+        XCTAssertEqual(try outcome("^(chat|groupchat)$", "normal", limits), .noMatch)
+        XCTAssertEqual(try outcome("romeo", String(repeating: "y", count: 300) + "ROMEO", limits), .match)
+        XCTAssertEqual(try outcome("x", String(repeating: "a", count: 100_000), limits), .noMatch)
+        XCTAssertEqual(try outcome("x$", String(repeating: "a", count: 100_000) + "x", limits), .match)
+        XCTAssertEqual(try outcome("^a*$", String(repeating: "a", count: 100_000), limits), .match)
         // Quadratic, but within the limits: still an answer.
-        XCTAssertEqual(try outcome("a+b", String(repeating: "a", count: 3000)), .noMatch)
-        XCTAssertEqual(try outcome(".*x", String(repeating: "a", count: 3000)), .noMatch)
-        XCTAssertEqual(try outcome("é", String(repeating: "😀", count: 5000) + "É"), .match)
-        XCTAssertEqual(try outcome("q", ""), .noMatch)
-        XCTAssertEqual(try outcome("^$", ""), .match)
+        XCTAssertEqual(try outcome("a+b", String(repeating: "a", count: 3000), limits), .noMatch)
+        XCTAssertEqual(try outcome(".*x", String(repeating: "a", count: 3000), limits), .noMatch)
+        XCTAssertEqual(try outcome("é", String(repeating: "😀", count: 5000) + "É", limits), .match)
+        XCTAssertEqual(try outcome("q", "", limits), .noMatch)
+        XCTAssertEqual(try outcome("^$", "", limits), .match)
     }
 
     /// A regex error is per stanza: the query goes on with the next stanza.
@@ -98,9 +122,9 @@ final class RegexBudgetTests: XCTestCase {
         let query = try Query("/<a~^(a+)+$>@id")
         let good = try XCTUnwrap(StanzaReader.stanzas(in: "<m id='1' a='aaa'/>").first)
         let bad = try XCTUnwrap(StanzaReader.stanzas(in: "<m id='2' a='\(String(repeating: "a", count: 30))!'/>").first)
-        XCTAssertEqual(try query.find(in: good).map(\.text), ["1"])
-        XCTAssertThrowsError(try query.find(in: bad))
-        XCTAssertEqual(try query.find(in: good).map(\.text), ["1"])
+        XCTAssertEqual(try query.find(in: good, limits: steps).map(\.text), ["1"])
+        XCTAssertThrowsError(try query.find(in: bad, limits: steps))
+        XCTAssertEqual(try query.find(in: good, limits: steps).map(\.text), ["1"])
     }
 
     /// The error names the attribute as the query wrote it, and the element.
@@ -108,9 +132,9 @@ final class RegexBudgetTests: XCTestCase {
         let element = try XCTUnwrap(StanzaReader.stanzas(in: """
             <m xmlns:p='urn:p' p:a='\(String(repeating: "a", count: 30))!'/>
             """).first)
-        XCTAssertEqual(evaluationError("/<p:a~^(a+)+$>", in: element),
-                       "the regular expression '^(a+)+$' backtracked more than 20000000 times on attribute 'p:a' of <m> (matching abandoned)")
-        XCTAssertEqual(evaluationError("/<{urn:p}a~^(a|a)*$>", in: element),
-                       "the regular expression '^(a|a)*$' backtracked more than 20000000 times on attribute '{urn:p}a' of <m> (matching abandoned)")
+        XCTAssertEqual(evaluationError("/<p:a~^(a+)+$>", in: element, limits: steps),
+                       "the regular expression '^(a+)+$' \(stepsMessage) on attribute 'p:a' of <m> (matching abandoned)")
+        XCTAssertEqual(evaluationError("/<{urn:p}a~^(a|a)*$>", in: element, limits: steps),
+                       "the regular expression '^(a|a)*$' \(stepsMessage) on attribute '{urn:p}a' of <m> (matching abandoned)")
     }
 }

@@ -48,7 +48,7 @@ func syntaxError(_ query: String, _ arguments: [String] = [], file: StaticString
 
 /// The message of the EvaluationError that evaluating `query` on `element` throws.
 func evaluationError(_ query: String, _ arguments: [String] = [], in element: Element, strict: Bool = false,
-                     file: StaticString = #filePath, line: UInt = #line) -> String {
+                     limits: EvaluationLimits = .default, file: StaticString = #filePath, line: UInt = #line) -> String {
     let compiled: Query
     do {
         compiled = try Query(query, arguments: arguments)
@@ -57,7 +57,7 @@ func evaluationError(_ query: String, _ arguments: [String] = [], in element: El
         return "<syntax error>"
     }
     do {
-        let results = try compiled.find(in: element, strict: strict)
+        let results = try compiled.find(in: element, strict: strict, limits: limits)
         XCTFail("query \(query) gave \(results.map(\.text)), expected an evaluation error", file: file, line: line)
         return "<no error>"
     } catch {
@@ -76,5 +76,29 @@ func readerFailure(_ xml: String, file: StaticString = #filePath, line: UInt = #
         return (names, "<no error>")
     } catch {
         return (names, "\(error)")
+    }
+}
+
+/// A clock for ``EvaluationLimits/clock`` that moves only when read, by
+/// `step` seconds each time, and counts the reads: time limits met after an
+/// exact amount of work, whatever the machine and its load.
+final class SteppingClock: @unchecked Sendable {
+    private(set) var reads = 0
+    let step: Double
+
+    init(step: Double) { self.step = step }
+
+    func read() -> Double {
+        reads += 1
+        return Double(reads) * step
+    }
+}
+
+extension EvaluationLimits {
+    /// The limits with a clock that never moves: only the step limits apply.
+    static func withoutTimeLimit(elementsReached: Int = EvaluationLimits.default.elementsReached,
+                                 regularExpressionSteps: Int = EvaluationLimits.default.regularExpressionSteps)
+        -> EvaluationLimits {
+        EvaluationLimits(elementsReached: elementsReached, regularExpressionSteps: regularExpressionSteps, clock: { 0 })
     }
 }

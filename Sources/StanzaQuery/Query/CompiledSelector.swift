@@ -9,8 +9,8 @@ struct CompiledSelector {
     /// - Parameter inherited: the namespace an omitted `{ns}` stands for;
     ///   `nil` when any namespace matches (a rooted query on a stanza).
     /// - Throws: when matching a `~` filter's regular expression is abandoned
-    ///   (it took too long or backtracked too much, see `budgetedRegexMatch`).
-    func matches(_ element: Element, inherited: String?) throws(EvaluationError) -> Bool {
+    ///   (it took too long or backtracked too much for `limits`, see `budgetedRegexMatch`).
+    func matches(_ element: Element, inherited: String?, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
         switch syntax.name {
         case .any, .unnamed: break
         case .named(let name): if element.name != name { return false }
@@ -21,19 +21,10 @@ struct CompiledSelector {
         case .uri(let uri): if element.namespace != uri { return false }
         case .inherited: if let inherited, element.namespace != inherited { return false }
         }
-        for filter in filters where !(try filter.matches(element)) { return false }
+        for filter in filters where !(try filter.matches(element, limits: limits)) { return false }
         return true
     }
 }
-
-/// How many elements a path may reach at one step, counting duplicates (a
-/// node reached twice through `..` counts twice, SPEC 3.2): `*/..` repeated
-/// multiplies them by the number of children each time, so a short query
-/// could otherwise fill memory. Documented in stanzaq(1), "Resource limits".
-public let maximumNodesReached = 1_000_000
-
-/// The limit the evaluator applies; the fuzz targets lower it to keep fast.
-nonisolated(unsafe) var nodesReachedLimit = maximumNodesReached
 
 struct CompiledFilter {
     let attribute: QuerySyntax.AttributeName
@@ -44,12 +35,12 @@ struct CompiledFilter {
         case matches(NSRegularExpression)
     }
 
-    func matches(_ element: Element) throws(EvaluationError) -> Bool {
+    func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
         guard let value = element.value(of: attribute) else { return false }
         switch test {
         case .equals(let matcher): return matcher.matches(value)
         case .matches(let regex):
-            switch budgetedRegexMatch(regex, value) {
+            switch budgetedRegexMatch(regex, value, limits: limits) {
             case .match: return true
             case .noMatch: return false
             case .abandoned(let reason):

@@ -1,29 +1,30 @@
 extension Query {
     /// Evaluates the query on `context`, handing each result to `emit` in
     /// document order until it returns `false`.
-    func evaluate(on context: Element, strict: Bool, emit: (QueryValue) -> Bool) throws(EvaluationError) {
+    func evaluate(on context: Element, strict: Bool, limits: EvaluationLimits,
+                  emit: (QueryValue) -> Bool) throws(EvaluationError) {
         if !hasParentStep {
             // Depth first, with no list of nodes per step: for a path that only
             // descends, this visits matches in the same (document) order.
-            _ = try walk(context, step: 0, context: context, strict: strict, emit: emit)
+            _ = try walk(context, step: 0, context: context, strict: strict, limits: limits, emit: emit)
             return
         }
-        for node in try select(from: context) {
+        for node in try select(from: context, limits: limits) {
             if !(try extract(from: node, strict: strict, emit: emit)) { return }
         }
     }
 
     /// Matches step `index` at `node` and goes on below it; returns whether to go on.
-    private func walk(_ node: Element, step index: Int, context: Element, strict: Bool,
+    private func walk(_ node: Element, step index: Int, context: Element, strict: Bool, limits: EvaluationLimits,
                       emit: (QueryValue) -> Bool) throws(EvaluationError) -> Bool {
         if index == steps.count { return try extract(from: node, strict: strict, emit: emit) }
         guard case .select(let selector) = steps[index] else { return true }
         if syntax.rooted && index == 0 {
-            guard try selector.matches(node, inherited: contextNamespace(selector, context)) else { return true }
-            return try walk(node, step: 1, context: context, strict: strict, emit: emit)
+            guard try selector.matches(node, inherited: contextNamespace(selector, context), limits: limits) else { return true }
+            return try walk(node, step: 1, context: context, strict: strict, limits: limits, emit: emit)
         }
-        for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace) {
-            if !(try walk(child, step: index + 1, context: context, strict: strict, emit: emit)) { return false }
+        for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace, limits: limits) {
+            if !(try walk(child, step: index + 1, context: context, strict: strict, limits: limits, emit: emit)) { return false }
         }
         return true
     }
@@ -36,7 +37,7 @@ extension Query {
     }
 
     /// The elements the path reaches (SPEC 3.2).
-    func select(from context: Element) throws(EvaluationError) -> [Element] {
+    func select(from context: Element, limits: EvaluationLimits) throws(EvaluationError) -> [Element] {
         var nodes = [context]
         for (index, step) in steps.enumerated() {
             if nodes.isEmpty { break }
@@ -55,18 +56,19 @@ extension Query {
             case .select(let selector) where onContext:
                 let inherited = contextNamespace(selector, context)
                 var matching: [Element] = []
-                for node in nodes where try selector.matches(node, inherited: inherited) { matching.append(node) }
+                for node in nodes where try selector.matches(node, inherited: inherited, limits: limits) { matching.append(node) }
                 nodes = matching
             case .select(let selector):
                 var next: [Element] = []
                 for node in nodes {
-                    for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace) {
+                    for case .element(let child) in node.children
+                    where try selector.matches(child, inherited: node.namespace, limits: limits) {
                         next.append(child)
                     }
                     // Duplicates are kept, so each `*/..` multiplies the nodes by the
                     // number of children: bound them before they take all memory.
-                    if next.count > nodesReachedLimit {
-                        throw EvaluationError("the path reaches more than \(nodesReachedLimit) elements at column "
+                    if next.count > limits.elementsReached {
+                        throw EvaluationError("the path reaches more than \(limits.elementsReached) elements at column "
                                               + "\(selector.syntax.column), counting duplicates (evaluation abandoned)")
                     }
                 }

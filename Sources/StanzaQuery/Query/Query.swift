@@ -102,32 +102,41 @@ public final class Query {
     }
 
     /// Every result, in document order, duplicates kept (Monal's `find:`).
-    /// - Parameter strict: conversions must succeed on the whole value (SPEC 3.4).
+    /// - Parameters:
+    ///   - strict: conversions must succeed on the whole value (stanzaq-query(7), CONVERSIONS).
+    ///   - limits: the work the evaluation may do; by default the limits
+    ///     stanzaq(1) documents ("Resource limits").
     /// - Throws: ``EvaluationError`` when `..` climbs above the root, a data-form
     ///   subquery meets an element that is not a form, a strict conversion fails,
-    ///   a `~` match is abandoned (1 s or 20,000,000 backtracking steps), or a
-    ///   step reaches more than 1,000,000 elements.
-    public func find(in element: Element, strict: Bool = false) throws(EvaluationError) -> [QueryValue] {
+    ///   a `~` match is abandoned (more than 20,000,000 backtracking steps, or
+    ///   10 s of processor time, by default), or a step reaches more than
+    ///   1,000,000 elements (by default); see ``EvaluationLimits``.
+    public func find(in element: Element, strict: Bool = false,
+                     limits: EvaluationLimits = .default) throws(EvaluationError) -> [QueryValue] {
         var results: [QueryValue] = []
-        try evaluate(on: element, strict: strict) { results.append($0); return true }
+        try evaluate(on: element, strict: strict, limits: limits) { results.append($0); return true }
         return results
     }
 
     /// The first result, or `nil` (Monal's `findFirst:`, Prosody's `find`).
-    public func findFirst(in element: Element, strict: Bool = false) throws(EvaluationError) -> QueryValue? {
+    /// Parameters and errors as for ``find(in:strict:limits:)``.
+    public func findFirst(in element: Element, strict: Bool = false,
+                          limits: EvaluationLimits = .default) throws(EvaluationError) -> QueryValue? {
         var first: QueryValue?
-        try evaluate(on: element, strict: strict) { first = $0; return false }
+        try evaluate(on: element, strict: strict, limits: limits) { first = $0; return false }
         return first
     }
 
     /// Whether there is any result (Monal's `check:`).
-    public func check(in element: Element, strict: Bool = false) throws(EvaluationError) -> Bool {
-        try findFirst(in: element, strict: strict) != nil
+    /// Parameters and errors as for ``find(in:strict:limits:)``.
+    public func check(in element: Element, strict: Bool = false,
+                      limits: EvaluationLimits = .default) throws(EvaluationError) -> Bool {
+        try findFirst(in: element, strict: strict, limits: limits) != nil
     }
 }
 
 extension Element {
-    /// Every result of `query` on this element; see ``Query/find(in:strict:)``.
+    /// Every result of `query` on this element; see ``Query/find(in:strict:limits:)``.
     public func find(_ query: String, _ arguments: String...) throws -> [QueryValue] {
         try Query(query, arguments: arguments).find(in: self)
     }

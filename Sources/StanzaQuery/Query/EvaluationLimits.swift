@@ -1,0 +1,69 @@
+import Foundation
+
+/// The limits on the work one evaluation of a query on one element may do.
+/// Evaluation that would pass one is abandoned with an ``EvaluationError`` —
+/// the stanza gets an error instead of a result, never a guess — and the
+/// next evaluation starts afresh.
+///
+/// The defaults are the limits stanzaq(1) documents ("Resource limits"). Pass
+/// your own to ``Query/find(in:strict:limits:)`` and its siblings, to meet a
+/// limit sooner (tests, fuzzers) or to allow more:
+///
+/// ```swift
+/// let limits = EvaluationLimits(regularExpressionSteps: 1_000_000)
+/// let ids = try Query("/<from~^([a-z]+\\.?)+@example\\.com$>@id").find(in: stanza, limits: limits)
+/// ```
+public struct EvaluationLimits: Sendable {
+    /// How many elements a path may reach at one step, counting duplicates:
+    /// a node reached twice through `..` counts twice, so each `*/..`
+    /// multiplies what a path reaches by the number of children, and a short
+    /// query could otherwise fill memory. Default 1,000,000. Paths that only
+    /// descend reach each element once and are not counted.
+    public var elementsReached: Int
+
+    /// How many backtracking steps (saved states of ICU's matcher) one `~`
+    /// filter may take on one attribute value. Default 20,000,000: ICU itself
+    /// gives up on a match attempt after 40 to 60 million and answers "no
+    /// match" even where there is one; stopping first turns that silent wrong
+    /// answer into an error. This limit counts work, so where it is met does
+    /// not depend on the machine. What is counted are ICU's progress reports,
+    /// one per 10,000 steps and one per position where a match is tried, so a
+    /// value of N characters allows up to N × 10,000 more steps.
+    public var regularExpressionSteps: Int
+
+    /// How many seconds, by ``clock``, one `~` filter may take on one
+    /// attribute value. Default 10 seconds of processor time: a backstop for
+    /// expressions that are slow without backtracking. It is well above what
+    /// the step limit costs (about a second on values of up to 100,000
+    /// characters), so for those the step limit is met first whatever the
+    /// machine and its load, and the message is the same everywhere. Checked
+    /// every 64 progress reports, so a match may run a little past it.
+    public var regularExpressionSeconds: Double
+
+    /// The clock ``regularExpressionSeconds`` is measured by, in seconds from
+    /// any fixed start. Default ``threadProcessorSeconds()``; tests pass a
+    /// clock that moves as they tell it to.
+    public var clock: @Sendable () -> Double
+
+    public init(elementsReached: Int = 1_000_000,
+                regularExpressionSteps: Int = 20_000_000,
+                regularExpressionSeconds: Double = 10,
+                clock: @escaping @Sendable () -> Double = EvaluationLimits.threadProcessorSeconds) {
+        self.elementsReached = elementsReached
+        self.regularExpressionSteps = regularExpressionSteps
+        self.regularExpressionSeconds = regularExpressionSeconds
+        self.clock = clock
+    }
+
+    /// The documented limits.
+    public static let `default` = EvaluationLimits()
+
+    /// The processor time the calling thread has used, in seconds. Other
+    /// processes and threads do not advance it, so a busy machine does not
+    /// make a limit trip sooner.
+    public static func threadProcessorSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
