@@ -23,10 +23,11 @@ final class OutputSafetyTests: CLITestCase {
     }
 
     /// Starts `writer` (a shell script given the FIFO as `$1`) feeding stanzaq with
-    /// `arguments` through a FIFO, sends SIGINT once stdout has `after` bytes (or after
-    /// `delay` seconds when it is 0), and returns how stanzaq ended.
+    /// `arguments` through a FIFO, sends SIGINT once stdout has `after` bytes (with 0,
+    /// as soon as stanzaq handles SIGINT: never before, or the signal would kill it
+    /// however fast the machine), and returns how stanzaq ended.
     private func interrupt(_ arguments: [String], writer: String = endless, after bytes: Int = 1,
-                           delay: Double = 0, file: StaticString = #filePath, line: UInt = #line) throws -> Interrupted {
+                           file: StaticString = #filePath, line: UInt = #line) throws -> Interrupted {
         let scratch = try ScratchDirectory()
         let fifo = scratch.url.appendingPathComponent("input").path
         let out = scratch.url.appendingPathComponent("stdout").path
@@ -43,17 +44,17 @@ final class OutputSafetyTests: CLITestCase {
              try Runner.requireBinary().path] + arguments,
             environment: environment.merging(["STANZAQ_IN": fifo, "STANZAQ_OUT": out, "STANZAQ_ERR": err]) { $1 })
         let start = Date()
-        if delay > 0 {
-            usleep(UInt32(delay * 1_000_000))
-        } else {
-            while (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 < bytes {
-                if Date().timeIntervalSince(start) > 30 {
-                    kill(stanzaq, SIGKILL)
-                    _ = Spawned.wait(stanzaq, timeout: 10)
-                    throw RunFailure(description: "no output from stanzaq \(arguments) within 30 s")
-                }
-                usleep(2_000)
+        func ready() -> Bool {
+            if bytes == 0 { return Self.handlesSIGINT(stanzaq) }
+            return (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 >= bytes
+        }
+        while !ready() {
+            if Date().timeIntervalSince(start) > 30 {
+                kill(stanzaq, SIGKILL)
+                _ = Spawned.wait(stanzaq, timeout: 10)
+                throw RunFailure(description: "stanzaq \(arguments) not ready for SIGINT within 30 s")
             }
+            usleep(2_000)
         }
         XCTAssertEqual(kill(stanzaq, SIGINT), 0, file: file, line: line)
         let interrupted = Date()
@@ -64,6 +65,22 @@ final class OutputSafetyTests: CLITestCase {
         return Interrupted(status: ended.status, signal: ended.signal,
                            stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
                            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
+    }
+
+    /// Whether process `pid` is stanzaq (no longer the shell that starts it, which may
+    /// have handlers of its own) and has a handler for SIGINT (Linux: its `SigCgt` mask
+    /// in /proc; elsewhere, once it has run for a second, a guess).
+    private static func handlesSIGINT(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            usleep(1_000_000)
+            return true
+        }
+        guard status.hasPrefix("Name:\tstanzaq\n") else { return false }
+        for line in status.split(separator: "\n") where line.hasPrefix("SigCgt:") {
+            let mask = UInt64(line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) ?? 0
+            return mask & (1 << UInt64(SIGINT - 1)) != 0
+        }
+        return false
     }
 
     /// Every record is `hello N`, N counting from 0 without a gap: nothing lost, nothing cut.
@@ -103,7 +120,7 @@ final class OutputSafetyTests: CLITestCase {
 
     /// A count would be a partial one: none is printed.
     func testInterruptedCountPrintsNothing() throws {
-        let run = try interrupt(["-c", "b"], delay: 0.5)
+        let run = try interrupt(["-c", "b"], after: 0)
         XCTAssertNil(run.signal)
         XCTAssertEqual(run.status, 130)
         XCTAssertEqual(run.stdout, Data())
