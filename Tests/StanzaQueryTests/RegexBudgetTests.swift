@@ -26,7 +26,7 @@ final class RegexBudgetTests: XCTestCase {
 
     /// Required case: `^(a+)+$` against a long value of `a`s ending in `b`.
     func testCatastrophicBacktrackingIsAnErrorForTheStanza() throws {
-        let element = try XCTUnwrap(StanzaReader.stanzas(in: "<m a='\(String(repeating: "a", count: 5000))b'/>").first)
+        let element = try XCTUnwrap(StanzaReader.stanzas(in: "<m a='\(String(repeating: "a", count: 1000))b'/>").first)
         let query = try Query("/<a~^(a+)+$>")
         XCTAssertEqual(evaluationError("/<a~^(a+)+$>", in: element, limits: steps),
                        "the regular expression '^(a+)+$' \(stepsMessage) on attribute 'a' of <m> (matching abandoned)")
@@ -39,7 +39,7 @@ final class RegexBudgetTests: XCTestCase {
         // 30 `a`s are enough for 2^30 ways to split them.
         XCTAssertEqual(try outcome("^(a+)+$", String(repeating: "a", count: 30) + "b", steps), .abandoned(stepsMessage))
         // Unanchored: every start position backtracks; the count of calls still bounds it.
-        XCTAssertEqual(try outcome("(a+)+$", String(repeating: "a", count: 5000) + "b", steps), .abandoned(stepsMessage))
+        XCTAssertEqual(try outcome("(a+)+$", String(repeating: "a", count: 1000) + "b", steps), .abandoned(stepsMessage))
     }
 
     /// ICU gives up on a long attempt by itself and says "no match" — even when there

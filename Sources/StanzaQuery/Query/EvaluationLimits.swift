@@ -34,7 +34,7 @@ public struct EvaluationLimits: Sendable {
     /// How many seconds, by ``clock``, one `~` filter may take on one
     /// attribute value. Default 10 seconds of processor time: a backstop for
     /// expressions that are slow without backtracking. It is well above what
-    /// the step limit costs (about a second on values of up to 100,000
+    /// the step limit costs (about a second on values of up to a few thousand
     /// characters), so for those the step limit is met first whatever the
     /// machine and its load, and the message is the same everywhere. Checked
     /// every 64 progress reports, so a match may run a little past it.
