@@ -19,8 +19,9 @@ enum RegexOutcome: Equatable {
 /// stop it there; with `.reportCompletion` it says whether ICU failed (its
 /// backtracking stack overflowed). Counting the calls bounds the
 /// backtracking: no more than one per position (code point) comes from
-/// starting attempts. That costs some 40 ns per position of the value, which
-/// is why it is kept to `~` filters.
+/// starting attempts — though each of those may hide up to 10,000 steps, so
+/// a long value allows more (stanzaq(1), "Resource limits"). That costs some
+/// 40 ns per position of the value, which is why it is kept to `~` filters.
 func budgetedRegexMatch(_ regex: NSRegularExpression, _ string: String, limits: EvaluationLimits) -> RegexOutcome {
     let range = NSRange(location: 0, length: string.utf16.count)
     let clock = MatchClock(limits)
