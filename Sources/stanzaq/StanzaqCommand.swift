@@ -113,12 +113,26 @@ struct StanzaqCommand: ParsableCommand {
     @Flag(help: "Print the parsed query as a readable outline and evaluate nothing.")
     var explain = false
 
+    @Flag(help: "'=' and '~' filters compare case (Monal ignores it).")
+    var caseSensitive = false
+
+    @Flag(help: "Reject stanzaq's extensions of Monal's language (**, text filters, %@ in '~'), for queries meant for Monal or Prosody.")
+    var monal = false
+
+    /// How queries are compiled.
+    private var queryOptions: QueryOptions {
+        QueryOptions(caseSensitive: caseSensitive, extensions: !monal)
+    }
+
     func validate() throws {
         if [quiet, count, select].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of -q, -c and -s")
         }
         if null && join { throw ValidationError("choose one of -0 and -j") }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
+        if monal && caseSensitive {
+            throw ValidationError("--case-sensitive is a stanzaq extension, which --monal rejects (Monal's '=' and '~' ignore case)")
+        }
     }
 
     mutating func run() throws {
@@ -127,7 +141,7 @@ struct StanzaqCommand: ParsableCommand {
         var paths = positionals
         if interactive || (texts.isEmpty && paths.isEmpty && isatty(0) != 0 && !explain) {
             throw ExitCode(runREPL(files: paths, arguments: arguments, defaultNamespace: defaultNamespace,
-                                   firstOnly: first, format: output ?? (json ? .json : .text)))
+                                   firstOnly: first, format: output ?? (json ? .json : .text), options: queryOptions))
         }
         if texts.isEmpty {
             guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
@@ -139,7 +153,7 @@ struct StanzaqCommand: ParsableCommand {
             for text in texts + paths {
                 // Format arguments are checked only when some are given.
                 let syntax = arguments.isEmpty ? try parse(text) : try compile(text).syntax
-                print(syntax.explanation)
+                print(syntax.explanation(options: queryOptions))
             }
             return
         }
@@ -170,7 +184,9 @@ struct StanzaqCommand: ParsableCommand {
 
     private func parse(_ text: String) throws -> QuerySyntax {
         do {
-            return try QuerySyntax(parsing: text)
+            let syntax = try QuerySyntax(parsing: text)
+            if monal { try syntax.rejectExtensions() }
+            return syntax
         } catch {
             throw QueryFailure(error: error)
         }
@@ -178,7 +194,7 @@ struct StanzaqCommand: ParsableCommand {
 
     private func compile(_ text: String) throws -> Query {
         do {
-            return try Query(text, arguments: arguments)
+            return try Query(text, arguments: arguments, options: queryOptions)
         } catch {
             throw QueryFailure(error: error)
         }

@@ -148,8 +148,9 @@ final class ExplainTests: XCTestCase {
         XCTAssertTrue(syntax.rooted)
         XCTAssertEqual(syntax.steps, [
             .select(.init(namespace: .uri("urn:a"), name: .named("b"), filters: [
-                .init(attribute: .init(name: "c", namespace: .none), test: .equals([.literal("d")]), column: 10),
-                .init(attribute: .init(name: "f", namespace: .uri("urn:e")), test: .matches(pattern: "g", column: 25), column: 15),
+                .init(subject: .attribute(.init(name: "c", namespace: .none)), test: .equals([.literal("d")]), column: 10),
+                .init(subject: .attribute(.init(name: "f", namespace: .uri("urn:e"))), test: .matches(pattern: [.literal("g")], column: 25),
+                      column: 15),
             ], column: 2)),
             .parent(column: 28),
             .select(.init(namespace: .inherited, name: .any, filters: [], column: 31)),

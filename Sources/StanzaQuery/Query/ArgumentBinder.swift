@@ -1,3 +1,5 @@
+import Foundation
+
 /// Fills format specifiers from the arguments, in order across the whole
 /// query, once at compile time (SPEC 3.5). Nothing here reaches printf: each
 /// specifier takes its argument as text, or as an integer printed in decimal.
@@ -12,7 +14,20 @@ struct ArgumentBinder {
         self.query = query
     }
 
+    /// The value of an `=` filter, its specifiers filled.
     mutating func bind(_ parts: [QuerySyntax.ValuePart]) throws(QueryError) -> String {
+        try bind(parts) { $0 }
+    }
+
+    /// The pattern of a `~` filter, its `%@` and `%s` filled with the
+    /// argument as a literal (escaped), so that `<from~^%@(/|$)>` means what it
+    /// says whatever the argument holds (a stanzaq extension: Monal pastes the
+    /// raw argument into the pattern).
+    mutating func bindPattern(_ parts: [QuerySyntax.ValuePart]) throws(QueryError) -> String {
+        try bind(parts) { NSRegularExpression.escapedPattern(for: $0) }
+    }
+
+    private mutating func bind(_ parts: [QuerySyntax.ValuePart], quoting: (String) -> String) throws(QueryError) -> String {
         var value = ""
         for part in parts {
             switch part {
@@ -27,7 +42,7 @@ struct ArgumentBinder {
                 }
                 let argument = arguments[used]
                 used += 1
-                value += try format(argument, as: specifier, column: column)
+                value += quoting(try format(argument, as: specifier, column: column))
             }
         }
         return value

@@ -27,18 +27,26 @@ struct CompiledSelector {
 }
 
 struct CompiledFilter {
-    let attribute: QuerySyntax.AttributeName
+    let subject: QuerySyntax.FilterSubject
     let test: Test
 
     enum Test {
         case equals(CaselessMatcher)
+        /// `=` with `--case-sensitive`.
+        case equalsExactly(ExactMatcher)
         case matches(NSRegularExpression)
     }
 
     func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
-        guard let value = element.value(of: attribute) else { return false }
+        let value: String?
+        switch subject {
+        case .attribute(let attribute): value = element.value(of: attribute)
+        case .text: value = element.text
+        }
+        guard let value else { return false }
         switch test {
         case .equals(let matcher): return matcher.matches(value)
+        case .equalsExactly(let matcher): return matcher.matches(value)
         case .matches(let regex):
             switch budgetedRegexMatch(regex, value, limits: limits) {
             case .match: return true
@@ -46,9 +54,19 @@ struct CompiledFilter {
             case .abandoned(let reason):
                 // Neither a match nor a miss: the stanza's answer is unknown, so it
                 // gets an error (and no result) rather than a guess.
-                throw EvaluationError("the regular expression '\(regex.pattern)' \(reason) on attribute "
-                                      + "'\(attribute.written)' of <\(element.qualifiedName)> (matching abandoned)")
+                throw EvaluationError("the regular expression '\(regex.pattern)' \(reason) on \(subject.written) "
+                                      + "of <\(element.qualifiedName)> (matching abandoned)")
             }
+        }
+    }
+}
+
+extension QuerySyntax.FilterSubject {
+    /// What a message calls it: "attribute 'from'", "the text".
+    var written: String {
+        switch self {
+        case .attribute(let attribute): return "attribute '\(attribute.written)'"
+        case .text: return "the text"
         }
     }
 }

@@ -18,7 +18,9 @@ public struct EvaluationLimits: Sendable {
     /// a node reached twice through `..` counts twice, so each `*/..`
     /// multiplies what a path reaches by the number of children, and a short
     /// query could otherwise fill memory. Default 1,000,000. Paths that only
-    /// descend reach each element once and are not counted.
+    /// descend reach each element once and are not counted, unless they have
+    /// a `**` segment: every step of those counts (and `**`, which reaches
+    /// every element below where it starts, meets the limit first).
     public var elementsReached: Int
 
     /// How many backtracking steps (saved states of ICU's matcher) one `~`

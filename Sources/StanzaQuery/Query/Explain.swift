@@ -8,7 +8,13 @@ extension QuerySyntax {
     /// extract: attribute 'stamp'
     /// convert: datetime (XEP-0082 date and time; no result if invalid)
     /// ```
-    public var explanation: String {
+    ///
+    /// stanzaq's extensions of Monal's language are marked "(stanzaq extension)".
+    public var explanation: String { explanation(options: QueryOptions()) }
+
+    /// The outline of the query as compiled with `options` (which say how
+    /// filters compare case).
+    public func explanation(options: QueryOptions) -> String {
         var lines = ["query: " + (text.isEmpty ? "(empty: the context node itself)" : text)]
         if steps.isEmpty {
             lines.append("start: the context node itself")
@@ -20,6 +26,9 @@ extension QuerySyntax {
             switch step {
             case .parent:
                 lines.append(number + "up: the parent of each node reached so far")
+            case .anyDepth:
+                lines.append(number + "any depth: the nodes reached so far and all their descendants, "
+                             + "each once, in document order (stanzaq extension)")
             case .select(let selector):
                 if rooted && index == 0 {
                     lines.append(number + "select: the context node, if it is " + describe(selector, onContext: true))
@@ -27,7 +36,7 @@ extension QuerySyntax {
                     lines.append(number + "select: " + describe(selector))
                 }
                 for filter in selector.filters {
-                    lines.append("   where " + describe(filter))
+                    lines.append("   where " + describe(filter, caseSensitive: options.caseSensitive))
                 }
             }
         }
@@ -63,21 +72,30 @@ extension QuerySyntax {
         }
     }
 
-    private func describe(_ filter: Filter) -> String {
+    private func describe(_ filter: Filter, caseSensitive: Bool) -> String {
+        let subject: String
+        var notes: [String] = []
+        switch filter.subject {
+        case .attribute(let attribute): subject = describe(attribute)
+        case .text:
+            subject = "the text"
+            notes.append("stanzaq extension")
+        }
+        let comparison = caseSensitive ? "case included" : "ignoring case"
         switch filter.test {
         case .equals(let parts):
-            let value = parts.map { part -> String in
-                switch part {
-                case .literal(let text): return text
-                case .specifier(let specifier, _): return "%" + specifier.rawValue
-                }
-            }.joined()
-            let arguments = parts.contains { if case .specifier = $0 { return true } else { return false } }
-                ? " (format arguments filled in)" : ""
-            return describe(filter.attribute) + " equals '\(value)', ignoring case" + arguments
-        case .matches(let pattern, _):
-            return describe(filter.attribute) + " matches the regular expression '\(pattern)', ignoring case"
+            if parts.contains(where: \.isSpecifier) { notes.insert("format arguments filled in", at: 0) }
+            return subject + " equals '\(parts.written)', \(comparison)" + Self.parenthesized(notes)
+        case .matches(let parts, _):
+            if parts.contains(where: \.isSpecifier) {
+                notes.append("format arguments filled in as literal text: stanzaq extension")
+            }
+            return subject + " matches the regular expression '\(parts.written)', \(comparison)" + Self.parenthesized(notes)
         }
+    }
+
+    private static func parenthesized(_ notes: [String]) -> String {
+        notes.isEmpty ? "" : " (" + notes.joined(separator: "; ") + ")"
     }
 
     private func describe(_ attribute: AttributeName) -> String {

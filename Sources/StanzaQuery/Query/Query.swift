@@ -18,38 +18,48 @@ public final class Query {
     enum Step {
         case parent(column: Int)
         case select(CompiledSelector)
+        case anyDepth(column: Int)
     }
 
     /// Compiles `text`, filling its format specifiers (`%@`, `%d`, …) from
     /// `arguments` in order.
     /// - Throws: ``QueryError`` for a syntax error, a misplaced extraction or
-    ///   conversion, an invalid regular expression, or arguments that do not
-    ///   fit the specifiers.
-    public convenience init(_ text: String, arguments: [String] = []) throws(QueryError) {
-        try self.init(syntax: QueryParser.parse(text), arguments: arguments)
+    ///   conversion, an invalid regular expression, arguments that do not
+    ///   fit the specifiers, or (with `options.extensions` off) a stanzaq extension.
+    public convenience init(_ text: String, arguments: [String] = [], options: QueryOptions = QueryOptions()) throws(QueryError) {
+        try self.init(syntax: QueryParser.parse(text), arguments: arguments, options: options)
     }
 
     /// Compiles an already parsed query with `arguments`.
-    public init(syntax: QuerySyntax, arguments: [String] = []) throws(QueryError) {
+    public init(syntax: QuerySyntax, arguments: [String] = [], options: QueryOptions = QueryOptions()) throws(QueryError) {
         self.syntax = syntax
+        self.options = options
+        if !options.extensions { try syntax.rejectExtensions() }
         var binder = ArgumentBinder(arguments: arguments, query: syntax.text)
+        let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var steps: [Step] = []
         for step in syntax.steps {
             switch step {
             case .parent(let column):
                 steps.append(.parent(column: column))
+            case .anyDepth(let column):
+                steps.append(.anyDepth(column: column))
             case .select(let selector):
                 var filters: [CompiledFilter] = []
                 for filter in selector.filters {
                     switch filter.test {
                     case .equals(let parts):
-                        filters.append(.init(attribute: filter.attribute, test: .equals(CaselessMatcher(try binder.bind(parts)))))
-                    case .matches(let pattern, let column):
+                        let value = try binder.bind(parts)
+                        let test: CompiledFilter.Test = options.caseSensitive
+                            ? .equalsExactly(ExactMatcher(value)) : .equals(CaselessMatcher(value))
+                        filters.append(.init(subject: filter.subject, test: test))
+                    case .matches(let parts, let column):
+                        let pattern = try binder.bindPattern(parts)
                         do {
-                            let regex = try NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
-                            filters.append(.init(attribute: filter.attribute, test: .matches(regex)))
+                            let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
+                            filters.append(.init(subject: filter.subject, test: .matches(regex)))
                         } catch {
-                            throw QueryError("invalid regular expression '\(pattern)'", column: column, query: syntax.text)
+                            throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
                         }
                     }
                 }
@@ -59,6 +69,7 @@ public final class Query {
         try binder.finish()
         self.steps = steps
         hasParentStep = steps.contains { if case .parent = $0 { return true } else { return false } }
+        hasAnyDepthStep = steps.contains { if case .anyDepth = $0 { return true } else { return false } }
         fieldMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
             guard case .dataForm(let form) = extraction else { return nil }
             switch form.field {
@@ -72,8 +83,12 @@ public final class Query {
         }
     }
 
+    /// How the query was compiled.
+    public let options: QueryOptions
     /// Whether the path climbs with `..` (evaluated breadth first, step by step).
     let hasParentStep: Bool
+    /// Whether the path has a `**` segment (evaluated in one walk over the tree).
+    let hasAnyDepthStep: Bool
     let fieldMatcher: CaselessMatcher?
     let typeMatcher: CaselessMatcher?
 
@@ -83,14 +98,16 @@ public final class Query {
     /// How many levels below the context node the query can look: elements
     /// deeper than this never affect its results, so a reader need not build
     /// them (``StanzaReader/depthLimit``). `nil` when the whole subtree may be
-    /// needed: the query returns elements, which print with all they contain.
+    /// needed: the query returns elements, which print with all they contain,
+    /// or it has a `**` segment, which looks at any depth.
     public var reach: Int? {
-        if syntax.extraction == nil { return nil }
+        if syntax.extraction == nil || hasAnyDepthStep { return nil }
         var depth = 0, deepest = 0
         for (index, step) in syntax.steps.enumerated() {
             switch step {
             case .parent: depth -= 1
             case .select: if !(syntax.rooted && index == 0) { depth += 1 }
+            case .anyDepth: return nil
             }
             deepest = max(deepest, depth)
         }

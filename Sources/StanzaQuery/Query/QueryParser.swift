@@ -1,10 +1,10 @@
-/// Recursive-descent parser from query text to ``QuerySyntax`` (SPEC 3.1).
+/// Recursive-descent parser from query text to ``QuerySyntax`` (stanzaq-query(7), GRAMMAR).
 ///
 /// ```
 /// query      = "" | path [extraction [conversion]] | extraction [conversion]
 /// path       = ["/"] segment *("/" segment)
-/// segment    = ".." | ["{" ns "}"] ["!"] name filter* | ["{" ns "}"] filter*
-/// filter     = "<" attr ("=" | "~") value ">"
+/// segment    = ".." | "**" | ["{" ns "}"] ["!"] name filter* | ["{" ns "}"] filter*
+/// filter     = "<" (attr | "#") ("=" | "~") value ">"
 /// extraction = "@" attr | "@@" | "#" | "$" | "\" dataform "\"
 /// conversion = "|" name
 /// ```
@@ -62,6 +62,13 @@ struct QueryParser {
 
     private mutating func parseSegment() throws(QueryError) -> QuerySyntax.Step {
         let column = scanner.column
+        if scanner.peek == "*" && scanner.peek(1) == "*" {
+            scanner.advance(); scanner.advance()
+            if let next = scanner.peek, next == "<" || next == "{" || next == "!" || next == "*" || isNameScalar(next) {
+                throw scanner.error("'**' stands alone: it takes no name, namespace or filter", at: column)
+            }
+            return .anyDepth(column: column)
+        }
         if scanner.peek == "." && scanner.peek(1) == "." {
             scanner.advance(); scanner.advance()
             if let next = scanner.peek, next == "<" || next == "{" || next == "!" || next == "*" || isNameScalar(next) {
@@ -78,6 +85,9 @@ struct QueryParser {
             if name.isEmpty { throw scanner.error("expected an element name after '!'") }
             selector.name = .notNamed(name)
         } else if scanner.eat("*") {
+            if scanner.peek == "*" {
+                throw scanner.error("'**' stands alone: it takes no name, namespace or filter", at: scanner.column - 1)
+            }
             selector.name = .any
         } else {
             let name = scanner.name()
@@ -106,29 +116,70 @@ struct QueryParser {
     private mutating func parseFilter() throws(QueryError) -> QuerySyntax.Filter {
         let column = scanner.column
         _ = scanner.eat("<")
-        let attribute = try parseAttributeName(after: "'<'")
+        let subject: QuerySyntax.FilterSubject
+        if scanner.eat("#") {
+            subject = .text
+        } else {
+            subject = .attribute(try parseAttributeName(after: "'<'"))
+        }
         let isRegex: Bool
         if scanner.eat("=") {
             isRegex = false
         } else if scanner.eat("~") {
             isRegex = true
+        } else if case .text = subject {
+            throw scanner.error("expected '=' or '~' after '#' in the text filter, found \(scanner.describeNext)")
         } else {
             throw scanner.error("expected '=' or '~' after the attribute name in the filter, found \(scanner.describeNext)")
         }
         let valueColumn = scanner.column
         let value = scanner.read { $0 != ">" }
         if value.isEmpty && scanner.peek == ">" {
-            throw scanner.error(isRegex
-                ? "expected a regular expression after '~'"
-                : "expected a value after '=' (to match an empty value, use <\(attribute.name)~^$>)")
+            switch (isRegex, subject) {
+            case (true, _): throw scanner.error("expected a regular expression after '~'")
+            case (false, .attribute(let attribute)):
+                throw scanner.error("expected a value after '=' (to match an empty value, use <\(attribute.name)~^$>)")
+            case (false, .text):
+                throw scanner.error("expected a value after '=' (an element without text never passes a text filter)")
+            }
         }
         guard scanner.eat(">") else {
-            throw scanner.error("expected '>' to close the attribute filter")
+            throw scanner.error(subject == .text ? "expected '>' to close the text filter" : "expected '>' to close the attribute filter")
         }
         let test: QuerySyntax.FilterTest = isRegex
-            ? .matches(pattern: value, column: valueColumn)
+            ? .matches(pattern: regexParts(value, column: valueColumn), column: valueColumn)
             : .equals(try parseFormatValue(value, column: valueColumn))
-        return QuerySyntax.Filter(attribute: attribute, test: test, column: column)
+        return QuerySyntax.Filter(subject: subject, test: test, column: column)
+    }
+
+    /// Splits a `~` pattern into regex text and the `%@`/`%s` specifiers that
+    /// take an argument as an escaped literal (a stanzaq extension). Nothing
+    /// else is a specifier there (a pattern may well hold `%20` or `%d`), and
+    /// neither is a `%` the pattern escapes (`\%@`, or inside `\Q…\E`).
+    private func regexParts(_ pattern: String, column: Int) -> [QuerySyntax.ValuePart] {
+        var parts: [QuerySyntax.ValuePart] = []
+        var literal = String.UnicodeScalarView()
+        let scalars = Array(pattern.unicodeScalars)
+        var index = 0
+        var quoted = false   // inside \Q…\E
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if scalar == "\\", let next {
+                if next == "Q" { quoted = true } else if next == "E" { quoted = false }
+                literal.append(scalar); literal.append(next)
+                index += 2
+            } else if !quoted, scalar == "%", next == "@" || next == "s" {
+                if !literal.isEmpty { parts.append(.literal(String(literal))); literal = .init() }
+                parts.append(.specifier(next == "@" ? .object : .string, column: column + index))
+                index += 2
+            } else {
+                literal.append(scalar)
+                index += 1
+            }
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(String(literal))) }
+        return parts
     }
 
     /// Splits an `=` value into literal text and format specifiers.
@@ -253,6 +304,10 @@ struct QueryParser {
                 // A bare `\…\`: the forms among the context node's children.
                 syntax.steps = [.select(.init(namespace: .uri(dataFormsNamespace), name: .named("x"), filters: [], column: column))]
                 return
+            }
+            if case .anyDepth? = syntax.steps.last {
+                // `**` reaches every element, and most are not forms.
+                throw scanner.error("a data-form subquery after '**' would read every element as a form: write **/\\…\\ for the forms at any depth", at: column)
             }
             throw scanner.error("a data-form subquery needs a form element before it, not '..'", at: column)
         }

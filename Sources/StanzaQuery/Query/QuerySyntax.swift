@@ -17,8 +17,7 @@ public struct QuerySyntax: Equatable, Sendable {
         steps.reduce(0) { count, step in
             guard case .select(let selector) = step else { return count }
             return count + selector.filters.reduce(0) { count, filter in
-                guard case .equals(let parts) = filter.test else { return count }
-                return count + parts.filter { if case .specifier = $0 { return true } else { return false } }.count
+                count + filter.test.parts.filter(\.isSpecifier).count
             }
         }
     }
@@ -29,6 +28,9 @@ public struct QuerySyntax: Equatable, Sendable {
         case parent(column: Int)
         /// A selection of elements by namespace, name and attribute filters.
         case select(Selector)
+        /// `**` (a stanzaq extension): the nodes reached so far and all their
+        /// descendants, each once, in document order.
+        case anyDepth(column: Int)
     }
 
     /// `{ns}name<filter>…`, `{ns}!name`, `{ns}`, or an empty segment.
@@ -76,24 +78,46 @@ public struct QuerySyntax: Equatable, Sendable {
         case prefix(String)
     }
 
-    /// `<attr=value>` or `<attr~regex>`.
+    /// `<attr=value>`, `<attr~regex>`, or a text filter `<#=value>`, `<#~regex>`.
     public struct Filter: Equatable, Sendable {
-        public var attribute: AttributeName
+        public var subject: FilterSubject
         public var test: FilterTest
         public var column: Int
+    }
+
+    /// What a filter tests.
+    public enum FilterSubject: Equatable, Sendable {
+        /// An attribute's value: the attribute must exist.
+        case attribute(AttributeName)
+        /// `#` (a stanzaq extension): the element's text, as the `#` extraction
+        /// reads it; an element without text fails the filter.
+        case text
     }
 
     public enum FilterTest: Equatable, Sendable {
         /// `=`: equal, ignoring case; the value may hold format specifiers.
         case equals([ValuePart])
-        /// `~`: an ICU regular expression found anywhere in the value, ignoring case.
-        case matches(pattern: String, column: Int)
+        /// `~`: an ICU regular expression found anywhere in the value, ignoring
+        /// case. Its `%@` and `%s` (a stanzaq extension) are filled with the
+        /// argument as an escaped literal; the other parts are the pattern as written.
+        case matches(pattern: [ValuePart], column: Int)
+
+        /// The value or pattern, in pieces.
+        public var parts: [ValuePart] {
+            switch self {
+            case .equals(let parts), .matches(let parts, _): return parts
+            }
+        }
     }
 
-    /// A piece of the value of an `=` filter.
+    /// A piece of the value of an `=` filter or the pattern of a `~` filter.
     public enum ValuePart: Equatable, Sendable {
         case literal(String)
         case specifier(FormatSpecifier, column: Int)
+
+        var isSpecifier: Bool {
+            if case .specifier = self { return true } else { return false }
+        }
     }
 
     public enum Extraction: Equatable, Sendable {
@@ -134,7 +158,8 @@ public struct QuerySyntax: Equatable, Sendable {
     }
 }
 
-/// A printf-style specifier in the value of an `=` filter (SPEC 3.5).
+/// A printf-style specifier in the value of an `=` filter, or (`%@`, `%s`) in a `~` pattern
+/// (stanzaq-query(7), FORMAT ARGUMENTS).
 public enum FormatSpecifier: String, Equatable, Sendable, CaseIterable {
     case object = "@", string = "s"
     case d, i, u, ld, li, lu, lld, lli, llu, zd, zu
@@ -147,4 +172,16 @@ public enum FormatSpecifier: String, Equatable, Sendable, CaseIterable {
 /// The conversion commands of SPEC 3.4.
 public enum Conversion: String, Equatable, Sendable, CaseIterable {
     case bool, int, uint, double, datetime, base64, uuid, uuidcast
+}
+
+extension [QuerySyntax.ValuePart] {
+    /// The parts as the query wrote them (`%%` in an `=` value shows as `%`).
+    var written: String {
+        map { part in
+            switch part {
+            case .literal(let text): return text
+            case .specifier(let specifier, _): return "%" + specifier.rawValue
+            }
+        }.joined()
+    }
 }

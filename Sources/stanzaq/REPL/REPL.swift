@@ -10,9 +10,11 @@ import Darwin
 /// On a terminal: a banner, prompts, libedit line editing, history and
 /// completion; Ctrl-D exits 0. Otherwise lines are read plainly, one command
 /// or query each, and the status is 2 if any failed.
-func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat) -> Int32 {
+func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
+             options: QueryOptions) -> Int32 {
     let output = OutputSink(fileDescriptor: 1)
     let session = REPLSession(output: output, defaultNamespace: defaultNamespace)
+    session.options = options
     session.arguments = arguments
     session.firstOnly = firstOnly
     session.format = format == .json ? .json : .text

@@ -21,6 +21,8 @@ final class REPLSession {
     var format: OutputFormat = .text
     var firstOnly = false
     var defaultNamespace: String?
+    /// How queries are compiled (--case-sensitive, --monal).
+    var options = QueryOptions()
     /// Whether any line failed (the exit status of a script).
     private(set) var failed = false
     /// XML being pasted over several lines, and what it gave so far.
@@ -197,7 +199,9 @@ final class REPLSession {
         case ":explain":
             guard !rest.isEmpty else { return usage(":explain QUERY") }
             do {
-                say(try QuerySyntax(parsing: rest).explanation)
+                let syntax = try QuerySyntax(parsing: rest)
+                if !options.extensions { try syntax.rejectExtensions() }
+                say(syntax.explanation(options: options))
             } catch {
                 fail("stanzaq: error: \(error)")
             }
@@ -229,7 +233,7 @@ final class REPLSession {
         do {
             // The session's arguments serve every query: each takes the ones it has specifiers for.
             let syntax = try QuerySyntax(parsing: text)
-            query = try Query(syntax: syntax, arguments: Array(arguments.prefix(syntax.formatSpecifierCount)))
+            query = try Query(syntax: syntax, arguments: Array(arguments.prefix(syntax.formatSpecifierCount)), options: options)
         } catch {
             fail("stanzaq: error: \(error)")
             return

@@ -1,0 +1,64 @@
+/// How a query is compiled, beyond its text and format arguments.
+public struct QueryOptions: Equatable, Sendable {
+    /// `=` and `~` filters compare case (`stanzaq --case-sensitive`). Monal
+    /// ignores case in both; ids, stanza-ids and resources are case-sensitive
+    /// in practice. Data-form field names and types are not affected.
+    public var caseSensitive: Bool
+    /// Whether stanzaq's extensions of Monal's language are accepted
+    /// (stanzaq-query(7), EXTENSIONS). `false` (`stanzaq --monal`) makes each
+    /// one a ``QueryError`` that names it, for queries meant for Monal or Prosody.
+    public var extensions: Bool
+
+    public init(caseSensitive: Bool = false, extensions: Bool = true) {
+        self.caseSensitive = caseSensitive
+        self.extensions = extensions
+    }
+}
+
+/// A construct of stanzaq's language that Monal's lacks, where a query uses it.
+public struct LanguageExtension: Equatable, Sendable {
+    /// One line naming the construct: "Monal's language has no '**' (any depth, …)".
+    public var message: String
+    /// The 1-based column where the construct starts.
+    public var column: Int
+}
+
+extension QuerySyntax {
+    /// The stanzaq extensions the query uses, in the order they are written.
+    /// Each is a syntax error, or a query that never matches, in Monal's and
+    /// Prosody's languages, so no query written for them uses one.
+    public var extensionsUsed: [LanguageExtension] {
+        var found: [LanguageExtension] = []
+        for step in steps {
+            switch step {
+            case .parent:
+                break
+            case .anyDepth(let column):
+                found.append(.init(message: "Monal's language has no '**' (any depth, a stanzaq extension)", column: column))
+            case .select(let selector):
+                for filter in selector.filters {
+                    if case .text = filter.subject {
+                        let form = if case .equals = filter.test { "<#=…>" } else { "<#~…>" }
+                        found.append(.init(message: "Monal's language has no text filter '\(form)' (a stanzaq extension)",
+                                           column: filter.column))
+                    }
+                    if case .matches(let pattern, _) = filter.test {
+                        for case .specifier(let specifier, let column) in pattern {
+                            found.append(.init(
+                                message: "Monal's language fills no '%\(specifier.rawValue)' in a regular expression (a stanzaq extension)",
+                                column: column))
+                        }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Throws for the first stanzaq extension the query uses (`stanzaq --monal`).
+    public func rejectExtensions() throws(QueryError) {
+        if let first = extensionsUsed.first {
+            throw QueryError(first.message, column: first.column, query: text)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// The REPL explains the extensions; `-i --monal` and
+/// `-i --case-sensitive` apply to the queries typed there.
+final class REPLExtensionTests: XCTestCase {
+    private var stateHome: URL!
+
+    override func setUpWithError() throws {
+        stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("stanzaq-repl-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: stateHome)
+    }
+
+    private func script(_ lines: String, options: [String] = []) throws -> RunResult {
+        try Runner.run(Runner.requireBinary(), ["-i"] + options + ["examples/mam-page.xml"], stdin: Data(lines.utf8),
+                       in: Runner.packageRoot, environment: Runner.environment())
+    }
+
+    func testExplainAndOptions() throws {
+        let result = try script("""
+            :explain **/{jabber:client}body<#~love>#
+            **/{jabber:client}body<#~LOVE>#
+            :all {urn:xmpp:mam:2}result/**/{jabber:client}message<id~^[0-9a-f-]+$>@id
+
+            """, options: ["--case-sensitive"])
+        XCTAssertEqual(result.output, """
+            query: **/{jabber:client}body<#~love>#
+            start: the children of the context node
+            1. any depth: the nodes reached so far and all their descendants, each once, in document order (stanzaq extension)
+            2. select: elements named 'body' in namespace 'jabber:client'
+               where the text matches the regular expression 'love', case included (stanzaq extension)
+            extract: the text
+            examples/mam-page.xml:2:a8d4f3e2-7c1b-4e5a-b6d9-0f2e1c3b4a57
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    func testMonalRejectsExtensionsInTheREPL() throws {
+        let result = try script("""
+            :explain **/body#
+            **/body#
+            /@id
+
+            """, options: ["--monal"])
+        XCTAssertEqual(result.output, "juliet1\n")
+        XCTAssertEqual(result.stderr, """
+            stanzaq: error: query: Monal's language has no '**' (any depth, a stanzaq extension) at column 1
+              **/body#
+              ^
+            stanzaq: error: query: Monal's language has no '**' (any depth, a stanzaq extension) at column 1
+              **/body#
+              ^
+
+            """)
+        XCTAssertEqual(result.status, 2)
+    }
+}
