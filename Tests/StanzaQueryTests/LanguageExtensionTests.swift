@@ -2,7 +2,7 @@ import XCTest
 @testable import StanzaQuery
 
 /// Compile options (`QueryOptions`: case-sensitive filters, Monal's language
-/// only), the marking of extensions.
+/// only), the marking of extensions, and the hints for queries written in XPath.
 final class LanguageExtensionTests: XCTestCase {
 
     // MARK: Case-sensitive filters
@@ -153,6 +153,71 @@ final class LanguageExtensionTests: XCTestCase {
             1. select: elements named 'body' in the parent's namespace
                where the text equals '%@', ignoring case (format arguments filled in; stanzaq extension)
             result: the selected elements
+            """)
+    }
+
+    func testXPathLikeDoubleSlashIsExplained() throws {
+        // Valid (a rooted empty segment, as in Prosody), so no error: the outline says what it means.
+        XCTAssertEqual(try QuerySyntax(parsing: "//message/body").explanation, """
+            query: //message/body
+            start: the context node itself (rooted query)
+            note: this '//' is an empty segment (the context node itself), not XPath's '//': any depth is written '**/'
+            1. select: the context node, if it is any element in any namespace
+            2. select: elements named 'message' in the parent's namespace
+            3. select: elements named 'body' in the parent's namespace
+            result: the selected elements
+            """)
+    }
+
+    // MARK: Hints for XPath
+
+    private func hint(_ query: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
+        do {
+            _ = try QuerySyntax(parsing: query)
+            XCTFail("\(query) parsed", file: file, line: line)
+            return nil
+        } catch {
+            return error.hint
+        }
+    }
+
+    func testXPathGetsItsStanzaqForm() {
+        XCTAssertEqual(syntaxError(#"//message[@type="chat"]/body"#), #"""
+            query: unexpected '[': expected '/', '<', an extraction (@ @@ # $ \…\), a conversion (|…) or the end at column 10
+              //message[@type="chat"]/body
+                       ^
+              hint: this looks like XPath; in stanzaq's language: /message<type=chat>/body (the stanza itself), or **/message<type=chat>/body (below it, at any depth)
+            """#)
+        let prefix = "this looks like XPath; in stanzaq's language: "
+        XCTAssertEqual(hint("body/text()"), prefix + "body#")
+        XCTAssertEqual(hint("/message[@type='chat']/body/text()"), prefix + "/message<type=chat>/body#")
+        XCTAssertEqual(hint("message[@type='chat'][@id]/@from"), prefix + "message<type=chat><id~^>@from")
+        XCTAssertEqual(hint("//body[contains(text(), 'Tybalt?')]"),
+                       prefix + "/body<#~Tybalt\\?> (the stanza itself), or **/body<#~Tybalt\\?> (below it, at any depth)")
+        XCTAssertEqual(hint("//*[starts-with(@from, 'romeo@')]/name()"),
+                       prefix + "/*<from~^romeo@>$ (the stanza itself), or **/*<from~^romeo@>$ (below it, at any depth)")
+        XCTAssertEqual(hint("/message//body[.='hi' and @xml:lang='en']"), prefix + "/message/**/body<#=hi><xml:lang=en>")
+        XCTAssertEqual(hint("//body[@id]/@*"), prefix + "/body<id~^>@@ (the stanza itself), or **/body<id~^>@@ (below it, at any depth)")
+    }
+
+    func testXPathWithoutAStanzaqFormGetsTheGeneralHint() {
+        let general = "this looks like XPath, which stanzaq does not read: write **/ for //, <a=v> for [@a='v'], "
+            + "<#=v> for [text()='v'], # for /text() (stanzaq-query(7))"
+        XCTAssertEqual(hint("//message[1]/body"), general)
+        XCTAssertEqual(hint("//c:message[@type='chat']"), general)
+        XCTAssertEqual(hint("body/child::text()"), general)
+        XCTAssertEqual(hint("message[@type='a>b']"), general)
+        XCTAssertEqual(hint("message[@type=\"chat\" or @type='normal']"), general)
+    }
+
+    func testOtherErrorsGetNoHint() {
+        XCTAssertNil(hint("{urn:x}item<node=a"))
+        XCTAssertNil(hint("a b"))
+        XCTAssertNil(hint("a|Bool"))
+        XCTAssertEqual(syntaxError("a b"), """
+            query: unexpected ' ': expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end at column 2
+              a b
+               ^
             """)
     }
 }

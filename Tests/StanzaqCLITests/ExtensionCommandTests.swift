@@ -180,7 +180,25 @@ final class ExtensionCommandTests: CLITestCase {
                            "adhoc-invite.xml"], stdout: "0\n", status: 1)
     }
 
-    // MARK: --explain
+    // MARK: Hints and --explain
+
+    func testXPathHints() throws {
+        try assertStanzaq(["//message[@type=\"chat\"]/body", "mam-page.xml"], stdout: "", stderr: queryError(
+            "unexpected '[': expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end", "//message[@type=\"chat\"]/body",
+            column: 10,
+            hint: "this looks like XPath; in stanzaq's language: /message<type=chat>/body (the stanza itself), "
+                + "or **/message<type=chat>/body (below it, at any depth)"), status: 2)
+        try assertStanzaq(["message[@type='chat']/body/text()", "mam-page.xml"], stdout: "", stderr: queryError(
+            "unexpected '[': expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end", "message[@type='chat']/body/text()",
+            column: 8, hint: "this looks like XPath; in stanzaq's language: message<type=chat>/body#"), status: 2)
+        // The hint's form works.
+        try assertStanzaq(["**/{jabber:client}message<type=chat>/body#", "mam-page.xml"], stdout: """
+            Call me but love, and I'll be new baptized; Henceforth I never will be Romeo.
+            What man art thou that thus bescreen'd in night so stumblest on my counsel?
+            By a name I know not how to tell thee who I am.
+
+            """, status: 0)
+    }
 
     func testExplainMarksExtensions() throws {
         try assertStanzaq(["--explain", "-a", "romeo@montague.lit", "**/{jabber:client}message<from~^%@(/|$)>/body<#~love>#"], stdout: """

@@ -21,6 +21,11 @@ extension QuerySyntax {
         } else {
             lines.append(rooted ? "start: the context node itself (rooted query)" : "start: the children of the context node")
         }
+        if text.hasPrefix("//"), steps.count > 1 {
+            // Valid, and Prosody's: but whoever writes it probably means XPath's "anywhere".
+            lines.append("note: this '//' is an empty segment (the context node itself), not XPath's '//': "
+                         + "any depth is written '**/'")
+        }
         for (index, step) in steps.enumerated() {
             let number = "\(index + 1). "
             switch step {

@@ -7,11 +7,15 @@ public struct QueryError: Error, Equatable, CustomStringConvertible {
     public var column: Int?
     /// The query text.
     public var query: String
+    /// A suggestion that follows the message on its own line, such as the
+    /// stanzaq form of a query written in XPath.
+    public var hint: String?
 
-    public init(_ message: String, column: Int?, query: String) {
+    public init(_ message: String, column: Int?, query: String, hint: String? = nil) {
         self.message = message
         self.column = column
         self.query = query
+        self.hint = hint
     }
 
     /// The message, then the query with a caret under the column:
@@ -21,11 +25,14 @@ public struct QueryError: Error, Equatable, CustomStringConvertible {
     ///   {urn:x}item<node=a
     ///                     ^
     /// ```
+    ///
+    /// and the hint, if any, on a line of its own.
     public var description: String {
-        guard let column else { return "query: \(message)" }
+        let hintLine = hint.map { "\n  hint: " + $0 } ?? ""
+        guard let column else { return "query: \(message)" + hintLine }
         let visible = query.unicodeScalars.map { $0 == "\t" || $0 == "\n" ? " " : Character($0) }
         return "query: \(message) at column \(column)\n  \(String(visible))\n  "
-            + String(repeating: " ", count: column - 1) + "^"
+            + String(repeating: " ", count: column - 1) + "^" + hintLine
     }
 }
 

@@ -16,6 +16,17 @@ struct QueryParser {
     }
 
     static func parse(_ text: String) throws(QueryError) -> QuerySyntax {
+        do {
+            return try parseWithoutHint(text)
+        } catch {
+            // A query written in XPath fails somewhere: say how stanzaq writes it.
+            var error = error
+            error.hint = xpathHint(for: text)
+            throw error
+        }
+    }
+
+    static func parseWithoutHint(_ text: String) throws(QueryError) -> QuerySyntax {
         var parser = QueryParser(text)
         return try parser.parseQuery()
     }
