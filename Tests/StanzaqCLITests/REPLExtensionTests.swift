@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The REPL explains the extensions; `-i --monal` and
+/// The REPL completes `**` and explains the extensions; `-i --monal` and
 /// `-i --case-sensitive` apply to the queries typed there.
 final class REPLExtensionTests: XCTestCase {
     private var stateHome: URL!
@@ -17,6 +17,28 @@ final class REPLExtensionTests: XCTestCase {
     private func script(_ lines: String, options: [String] = []) throws -> RunResult {
         try Runner.run(Runner.requireBinary(), ["-i"] + options + ["examples/mam-page.xml"], stdin: Data(lines.utf8),
                        in: Runner.packageRoot, environment: Runner.environment())
+    }
+
+    func testAnyDepthIsCompletedWhereASegmentStarts() throws {
+        var environment = Runner.environment(["XDG_STATE_HOME": stateHome.path, "TERM": "xterm"])
+        environment["NO_COLOR"] = nil
+        let repl = try TerminalSession(Runner.requireBinary(), ["-i", Runner.examples.appendingPathComponent("mam-page.xml").path],
+                                       environment: environment)
+        repl.expect("stanzaq> ")
+        // `*` then Tab at the start of a segment: `**`.
+        repl.send(":use 1\r")
+        repl.expect("stanzaq> ")
+        repl.send("*\t")
+        repl.expect("*")
+        repl.send("/{jabber:client}bo\t")
+        repl.expect("dy")
+        repl.send("#\r")
+        repl.expect("Call me but love, and I'll be new baptized; Henceforth I never will be Romeo.\r\n")
+        // An empty segment lists `**` with the element names.
+        repl.send("{urn:xmpp:mam:2}result/\t\t")
+        repl.expect("**  body  delay  forwarded  message  result")
+        repl.send("\u{15}")
+        XCTAssertEqual(repl.endWithControlD(), 0)
     }
 
     func testExplainAndOptions() throws {

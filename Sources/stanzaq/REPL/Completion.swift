@@ -27,9 +27,17 @@ struct Completion {
     }
 
     /// In a query: conversions after `|`, namespaces after `{`, attribute names
-    /// after `@`, element names elsewhere — from the current stanza.
+    /// after `@`, element names elsewhere — from the current stanza — and
+    /// `**` (any depth) where a segment may start.
     static func query(_ text: String, stanza: Element?) -> Completion {
         let scalars = Array(text.unicodeScalars)
+        // Stars where a segment starts: `*` becomes `**`.
+        var stars = scalars.count
+        while stars > 0, scalars[stars - 1] == "*" { stars -= 1 }
+        if stars < scalars.count, stars == 0 || scalars[stars - 1] == "/" {
+            let word = String(String.UnicodeScalarView(scalars[stars...]))
+            return Completion(word: word, candidates: word.count <= 2 ? ["**"] : [])
+        }
         // The word starts after the last character that cannot be part of a name.
         var start = scalars.count
         while start > 0, isNameScalar(scalars[start - 1]) { start -= 1 }
@@ -47,7 +55,9 @@ struct Completion {
         case "@": candidates = stanza.map(attributeNames) ?? []
         case "<" where scalars.filter({ $0 == "<" }).count > scalars.filter({ $0 == ">" }).count:
             candidates = stanza.map(attributeNames) ?? []
-        default: candidates = stanza.map(elementNames) ?? []
+        default:
+            // "**" sorts before every name.
+            candidates = (before == nil || before == "/" ? ["**"] : []) + (stanza.map(elementNames) ?? [])
         }
         return Completion(word: word, candidates: candidates.filter { $0.hasPrefix(word) })
     }
