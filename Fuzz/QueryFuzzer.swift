@@ -74,6 +74,12 @@ public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
         return 0
     }
     _ = query.syntax.explanation
+    // The compile options: case included, and extensions rejected (--monal).
+    let options = QueryOptions(caseSensitive: true, extensions: false)
+    _ = query.syntax.explanation(options: options)
+    if let exact = try? Query(text, arguments: arguments, options: options) {
+        _ = (try? exact.find(in: stanza, limits: limits)).map(render)
+    }
     for strict in [false, true] {
         do {
             _ = render(try query.find(in: stanza, strict: strict, limits: limits))
