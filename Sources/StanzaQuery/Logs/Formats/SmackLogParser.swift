@@ -1,0 +1,43 @@
+/// Smack's debugger. smack-core's debugger/AbstractDebugger.java writes
+/// `"SENT (" + connection.getConnectionCounter() + "): " + data` for what is
+/// written to the socket and `"RECV (…): " + data` for what is read, through
+/// `log(String)`: ConsoleDebugger/SimpleAbstractDebugger put the time first
+/// (`HH:mm:ss.S `), smack-android's AndroidDebugger sends it to logcat
+/// (`Log.d("SMACK", …)`), JulDebugger to java.util.logging. The data is what
+/// the socket carried (a read may end inside a stanza, and a message with
+/// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
+struct SmackLogParser: LogLineParser {
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        marker(line) != nil
+    }
+
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        let logcat = LogcatPrefix(line)
+        guard let found = Self.marker(line) else {
+            return ParsedLine(kind: .maybeMore, payload: (logcat?.message ?? 0)..<line.contentEnd)
+        }
+        var header = RecordHeader()
+        header.direction = found.direction
+        header.session = line.string(found.counter)
+        if let time = logcat?.time ?? leadingTimestamp(in: line) { header.time = line.string(time) }
+        return ParsedLine(kind: .record(header), payload: found.payload..<line.contentEnd)
+    }
+
+    /// `SENT (N): ` or `RECV (N): `.
+    private static func marker(_ line: UnsafeBufferPointer<UInt8>) -> (direction: LogDirection, counter: Range<Int>, payload: Int)? {
+        var from = 0
+        while let open = line.firstRange(of: " (", from: from) {
+            from = open.upperBound
+            guard open.lowerBound >= 4 else { continue }
+            let direction: LogDirection
+            if line.has("SENT", at: open.lowerBound - 4) { direction = .outgoing }
+            else if line.has("RECV", at: open.lowerBound - 4) { direction = .incoming }
+            else { continue }
+            var index = open.upperBound
+            while index < line.count, isASCIIDigit(line[index]) { index += 1 }
+            guard index > open.upperBound, line.has("): ", at: index) || (line.has("):", at: index) && index + 2 == line.contentEnd) else { continue }
+            return (direction, open.upperBound..<index, min(index + 3, line.contentEnd))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,67 @@
+/// tshark's `-z follow,tcp,ascii` (and `follow,tls,ascii`) output, as
+/// ui/cli/tap-follow.c's `followDraw` prints it: a separator of `=`, the
+/// `Follow:`, `Filter:`, `Node 0:` and `Node 1:` lines, then each chunk of data
+/// as its length on a line of its own (after a tab for node 1) followed by the
+/// data, with `\r` and `\n` kept, other unprintable bytes as `.`, and a newline
+/// added at its end. Node 0 sent the first data (normally the client, which
+/// opens the stream): its data is `out`, node 1's `in`. The session is the
+/// filter (`tcp.stream eq 0`).
+struct TsharkFollowParser: LogLineParser {
+    private var session: String?
+    /// Bytes of the current chunk still to come, and its direction.
+    private var remaining = 0
+    private var direction: LogDirection = .outgoing
+    private var chunkStarted = false
+    /// The chunk ended with a newline of its own: the one tshark adds follows as an empty line.
+    private var swallowEmptyLine = false
+
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.has("Follow: tcp,") || line.has("Follow: tls,") || line.has("Follow: ssl,")
+    }
+
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        if remaining > 0 {
+            let kind: ParsedLine.Kind
+            if chunkStarted {
+                kind = .more
+            } else {
+                var header = RecordHeader()
+                header.direction = direction
+                header.session = session
+                kind = .record(header)
+                chunkStarted = true
+            }
+            if line.count >= remaining {
+                remaining = 0
+            } else {
+                remaining -= line.count + 1   // the line and its newline
+                if remaining == 0 { swallowEmptyLine = true }
+            }
+            return ParsedLine(kind: kind, payload: 0..<line.count)
+        }
+        if swallowEmptyLine && line.count == 0 {
+            swallowEmptyLine = false
+            return ParsedLine(kind: .more, payload: 0..<0)
+        }
+        swallowEmptyLine = false
+        if line.has("Filter: ") {
+            session = line.string(8..<line.contentEnd)
+            return .text
+        }
+        // A chunk's length: digits, after a tab for node 1.
+        var index = 0
+        let node1 = line.count > 0 && line[0] == 0x09
+        if node1 { index = 1 }
+        guard index < line.count else { return .text }
+        var length = 0
+        while index < line.count, isASCIIDigit(line[index]) {
+            length = length &* 10 &+ Int(line[index] - 0x30)
+            index += 1
+        }
+        guard index == line.count, index > (node1 ? 1 : 0), length > 0, length < 1 << 40 else { return .text }
+        remaining = length
+        direction = node1 ? .incoming : .outgoing
+        chunkStarted = false
+        return .text
+    }
+}

@@ -1,0 +1,228 @@
+/// One direction of one session of a log: its own XML stream, read by its own
+/// ``StanzaReader``, so that data of the other direction (or of another
+/// session) between two parts of a stanza never joins them.
+///
+/// Stream headers and ends are taken out of the data and handled here: the
+/// reader always reads inside a stream that declares the `stream` prefix and
+/// the stream's default namespace, whether the log shows the stream's start or
+/// begins in its middle, and a new stream (a reconnect) starts a new reader.
+final class LogChannel {
+    /// A place in the data fed to the reader and the place in the log it came from.
+    private struct Segment {
+        var readerLine: Int, readerColumn: Int
+        var logLine: Int, logColumn: Int
+        var exactColumns: Bool
+    }
+
+    /// The stream's default namespace.
+    private(set) var namespace: String?
+    private let defaultNamespace: String?
+    private let depthLimit: Int?
+    private var reader: StanzaReader!
+    private var readerLine = 1, readerColumn = 1
+    private var segments: [Segment] = []
+    /// Where the stanza being read started, once the reader is inside one.
+    private var openStart: StanzaSource?
+    private var openColumn = 1
+    /// The record being fed, and how many stanzas ended during the current feed.
+    private var current = StanzaSource(line: 0)
+    private var currentColumn = 1
+    private var endedInFeed = 0
+    /// The top tags of whole stanzas recently logged, for ``LogReader``'s
+    /// deduplication of start-tag-only lines.
+    var recentTopTags: [[UInt8]] = []
+    /// When this channel was last used (for evicting idle channels).
+    var lastUse = 0
+
+    let deliver: (Element, StanzaSource) -> Bool
+    let report: (LogDamage) -> Void
+    private(set) var isStopped = false
+
+    init(namespace: String?, defaultNamespace: String?, depthLimit: Int?,
+         deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (LogDamage) -> Void) {
+        self.namespace = namespace
+        self.defaultNamespace = defaultNamespace
+        self.depthLimit = depthLimit
+        self.deliver = deliver
+        self.report = report
+        restart()
+    }
+
+    /// Whether no stanza is partly read.
+    var isBetweenStanzas: Bool { reader.isBetweenStanzas }
+
+    /// A fresh reader inside a stream that declares the `stream` prefix and the namespace.
+    private func restart() {
+        reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] element in self.stanzaEnded(element) }
+        reader.depthLimit = depthLimit
+        var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
+        if let namespace, defaultNamespace == nil {
+            header += " xmlns='" + namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;").replacingOccurrences(of: "<", with: "&lt;") + "'"
+        }
+        header += ">"
+        try? reader.feed(Array(header.utf8))
+        readerLine = 1
+        readerColumn = header.utf8.count + 1
+        segments.removeAll(keepingCapacity: true)
+        openStart = nil
+    }
+
+    private func stanzaEnded(_ element: Element) -> Bool {
+        // The first stanza to end in a feed may have started in an earlier one; any
+        // later one started in this feed, on the record's line.
+        var source = current
+        if endedInFeed == 0, let openStart { source = openStart }
+        endedInFeed += 1
+        if !deliver(element, source) { isStopped = true; return false }
+        return true
+    }
+
+    /// Feeds data of a record: `source` tells its line and fields, `column` the
+    /// column of the log line where the data starts. `newlineBefore`: the data
+    /// continues the previous data after a line break.
+    func feed(_ bytes: UnsafeBufferPointer<UInt8>, source: StanzaSource, column: Int, newlineBefore: Bool, exactColumns: Bool) -> Bool {
+        guard !isStopped else { return true }
+        current = source
+        currentColumn = column
+        if newlineBefore {
+            _ = feedReader(newline, exactColumns: true)
+        }
+        var start = 0
+        while true {
+            var first = start
+            while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
+            guard let skip = streamBoundary(bytes, at: first) else { break }
+            if !reader.isBetweenStanzas { cutOff("a new stream starts before the stanza ends") }
+            if let declared = skip.namespace { namespace = declared.isEmpty ? nil : declared }
+            restart()
+            start = skip.end
+        }
+        guard start < bytes.count else { return true }
+        currentColumn = column + (exactColumns ? characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) : 0)
+        segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
+                                logColumn: currentColumn, exactColumns: exactColumns))
+        return feedReader(UnsafeBufferPointer(rebasing: bytes[start...]), exactColumns: exactColumns)
+    }
+
+    /// Declares that the record in progress ends (its stanzas should be whole).
+    func endWholeRecord() {
+        if !reader.isBetweenStanzas { cutOff("the log record ends inside a stanza") }
+    }
+
+    /// Declares the end of the log.
+    func finish() {
+        if !reader.isBetweenStanzas { cutOff("unexpected end of log inside a stanza") }
+    }
+
+    private func cutOff(_ message: String) {
+        let where_ = openStart.map { ($0.line, openColumn) } ?? (current.line, currentColumn)
+        report(LogDamage(line: where_.0, column: where_.1, message: message))
+        restart()
+    }
+
+    private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, exactColumns: Bool) -> Bool {
+        let wasBetween = reader.isBetweenStanzas
+        endedInFeed = 0
+        do {
+            try reader.feed(UnsafeRawBufferPointer(bytes))
+        } catch StanzaReaderError.malformed(let line, let column, let message) {
+            let place = logPosition(line: line, column: column)
+            report(LogDamage(line: place.line, column: place.column, message: mapLineNumbers(in: message)))
+            restart()
+            return false
+        } catch {
+            report(LogDamage(line: current.line, column: currentColumn, message: "\(error)"))
+            restart()
+            return false
+        }
+        advance(over: bytes)
+        if reader.isBetweenDocuments {
+            // The stream was closed (`</stream:stream>`): what follows is read in a new one.
+            restart()
+        } else if reader.isBetweenStanzas {
+            openStart = nil
+            segments.removeAll(keepingCapacity: true)
+        } else if openStart == nil || endedInFeed > 0 || wasBetween {
+            openStart = current
+            openColumn = currentColumn
+        }
+        return true
+    }
+
+    /// Counts lines and columns over bytes fed, as libxml2 does (characters, not bytes).
+    private func advance(over bytes: UnsafeBufferPointer<UInt8>) {
+        var lastNewline = -1
+        var index = bytes.count - 1
+        var newlines = 0
+        while index >= 0 {
+            if bytes[index] == 0x0A {
+                if lastNewline < 0 { lastNewline = index }
+                newlines += 1
+            }
+            index -= 1
+        }
+        if newlines > 0 {
+            readerLine += newlines
+            readerColumn = 1 + characterCount(UnsafeBufferPointer(rebasing: bytes[(lastNewline + 1)...]))
+        } else {
+            readerColumn += characterCount(bytes)
+        }
+    }
+
+    private func logPosition(line: Int, column: Int) -> (line: Int, column: Int) {
+        guard let segment = segments.last(where: { ($0.readerLine, $0.readerColumn) <= (line, column) }) else {
+            return (current.line, currentColumn)
+        }
+        if line == segment.readerLine && segment.exactColumns {
+            return (segment.logLine, segment.logColumn + column - segment.readerColumn)
+        }
+        return (segment.logLine, segment.logColumn)
+    }
+
+    /// libxml2 names the line where a mismatched tag was opened ("… tag mismatch:
+    /// a line 3 and b"): in the reader's lines, to be told in the log's.
+    private func mapLineNumbers(in message: String) -> String {
+        var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard let index = words.firstIndex(of: "line"), index + 1 < words.count, let line = Int(words[index + 1]) else { return message }
+        words[index + 1] = String(logPosition(line: line, column: Int.max).line)
+        return words.joined(separator: " ")
+    }
+}
+
+/// A line break to feed between the lines of a record (never freed).
+nonisolated(unsafe) private let newline: UnsafeBufferPointer<UInt8> = {
+    let storage = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+    storage.initialize(to: 0x0A)
+    return UnsafeBufferPointer(start: storage, count: 1)
+}()
+
+/// How many characters (not UTF-8 continuation bytes) `bytes` holds.
+func characterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    var count = 0
+    for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+    return count
+}
+
+/// An XML declaration, a stream's start tag or its end tag at `offset`: where
+/// it ends, and for a start tag the default namespace it declares ("" none).
+func streamBoundary(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (end: Int, namespace: String?)? {
+    if bytes.has("<?xml", at: offset) {
+        guard let close = bytes.firstRange(of: "?>", from: offset) else { return (bytes.count, nil) }
+        return (close.upperBound, nil)
+    }
+    if bytes.has("</stream:stream>", at: offset) {
+        return (offset + 16, nil)
+    }
+    guard bytes.has("<stream:stream", at: offset), offset + 14 < bytes.count,
+          bytes[offset + 14] == 0x20 || bytes[offset + 14] == 0x3E || bytes[offset + 14] == 0x0A || bytes[offset + 14] == 0x09 else { return nil }
+    let end = bytes.firstIndex(of: 0x3E, from: offset).map { $0 + 1 } ?? bytes.count
+    var namespace = ""
+    let tag = UnsafeBufferPointer(rebasing: bytes[offset..<end])
+    for quote in ["xmlns='" as StaticString, "xmlns=\""] {
+        if let found = tag.firstRange(of: quote), found.lowerBound > 0, isXMLSpace(tag[found.lowerBound - 1]),
+           let close = tag.firstIndex(of: tag[found.upperBound - 1], from: found.upperBound) {
+            namespace = tag.string(found.upperBound..<close)
+        }
+    }
+    return (end, namespace)
+}

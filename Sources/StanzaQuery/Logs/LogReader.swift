@@ -1,0 +1,412 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the stanzas inside a log: a server's or a client's debug log, a
+/// library's debugger output, tshark's text of a TCP stream, rows exported from
+/// an archive (stanzaq(1), LOGS).
+///
+/// The log is split into lines; a parser for its format (named, or detected
+/// from the first line typical of one) finds the records that carry XML, their
+/// direction, time and session. Each direction of each session is its own XML
+/// stream (``LogChannel``), so a stanza split across lines of the other
+/// direction is never spliced. Lines that are not XML are no error; damaged
+/// XML is reported through `damage` and skipped.
+///
+/// ```swift
+/// let reader = LogReader(handler: { stanza, source in print(source.line, stanza.name); return true },
+///                        damage: { print($0) })
+/// reader.feed(Array(log.utf8))
+/// reader.finish()
+/// ```
+public final class LogReader {
+    /// Receives each stanza and where the log has it; return `false` to stop.
+    public typealias Handler = (Element, StanzaSource) -> Bool
+
+    /// The format being read: the one named, or the one detected (`nil` until then).
+    public private(set) var format: LogFormat?
+    /// How many stanzas have been handed to the handler.
+    public private(set) var stanzaCount = 0
+    /// Whether the handler asked to stop.
+    public private(set) var isStopped = false
+    /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
+    public var depthLimit: Int?
+
+    private let defaultNamespace: String?
+    private let handler: Handler
+    private let damage: (LogDamage) -> Void
+    private var parser: (any LogLineParser)?
+
+    private var pendingLine: [UInt8] = []
+    private var lineNumber = 0
+    /// Lines read before the format is known (bounded).
+    private var undetected: [(number: Int, bytes: [UInt8])] = []
+    private var undetectedBytes = 0
+    private static let detectionLines = 1000, detectionBytes = 1 << 20
+
+    private struct ChannelKey: Hashable {
+        var session: String?
+        var direction: LogDirection?
+    }
+    private var channels: [ChannelKey: LogChannel] = [:]
+    private var uses = 0
+    private static let channelLimit = 256
+
+    /// The record whose lines are being read.
+    private struct Record {
+        var channel: LogChannel?
+        var key: ChannelKey
+        var shape: RecordShape
+        var source: StanzaSource
+        var damaged = false
+        var hasData = false
+    }
+    private var record: Record?
+
+    /// Start-tag-only stanzas waiting to learn whether the whole stanza follows,
+    /// and the stanzas read after them (kept so that output stays in log order).
+    private enum Queued {
+        case stanza(Element, StanzaSource)
+        case startTag(key: ChannelKey, tag: [UInt8], namespace: String?, source: StanzaSource, column: Int, until: Int, dropped: Bool)
+    }
+    private var queue: [Queued] = []
+    private static let startTagWindow = 32
+    private var tagReaders: [String: StanzaReader] = [:]
+    private var parsedTag: Element?
+
+    /// Creates a reader.
+    /// - Parameters:
+    ///   - format: the log's format; `nil` to detect it.
+    ///   - defaultNamespace: as ``StanzaReader``'s, for stanzas whose stream's namespace is unknown.
+    ///   - handler: called with each stanza, in log order.
+    ///   - damage: called with each piece of damaged XML found (the stanza is skipped).
+    public init(format: LogFormat? = nil, defaultNamespace: String? = nil,
+                handler: @escaping Handler, damage: @escaping (LogDamage) -> Void) {
+        self.format = format
+        self.defaultNamespace = defaultNamespace
+        self.handler = handler
+        self.damage = damage
+        parser = format?.makeParser()
+    }
+
+    // MARK: - Input
+
+    /// Reads more of the log. Stanzas completed by it are handed over before this returns.
+    public func feed(_ bytes: UnsafeRawBufferPointer) {
+        let all = bytes.bindMemory(to: UInt8.self)
+        var start = 0
+        while start < all.count && !isStopped {
+            guard let newline = all.firstIndex(of: 0x0A, from: start) else {
+                pendingLine.append(contentsOf: all[start...])
+                return
+            }
+            if pendingLine.isEmpty {
+                readLine(UnsafeBufferPointer(rebasing: all[start..<newline]))
+            } else {
+                pendingLine.append(contentsOf: all[start..<newline])
+                let line = pendingLine
+                pendingLine.removeAll(keepingCapacity: true)
+                line.withUnsafeBufferPointer { readLine($0) }
+            }
+            start = newline + 1
+        }
+    }
+
+    /// Reads more of the log (see ``feed(_:)-(UnsafeRawBufferPointer)``).
+    public func feed(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { feed($0) }
+    }
+
+    /// Declares the end of the log: reads a last line without a newline, and
+    /// reports stanzas left unfinished.
+    public func finish() {
+        if !pendingLine.isEmpty && !isStopped {
+            let line = pendingLine
+            pendingLine.removeAll()
+            line.withUnsafeBufferPointer { readLine($0) }
+        }
+        if parser == nil && !undetected.isEmpty { settle(on: .generic) }
+        endRecord()
+        if !isStopped {
+            for channel in channels.values.sorted(by: { $0.lastUse < $1.lastUse }) { channel.finish() }
+        }
+        flushQueue(all: true)
+    }
+
+    /// Reads a file descriptor to its end.
+    public func read(fileDescriptor: Int32, chunkSize: Int = 1 << 16) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { buffer.deallocate() }
+        while !isStopped {
+            let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StanzaReaderError.io(errno: errno)
+            }
+            if count == 0 { break }
+            feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+        finish()
+    }
+
+    /// Reads a whole log held in memory: its stanzas with their sources, and the damage found.
+    public static func stanzas(in text: String, format: LogFormat? = nil, defaultNamespace: String? = nil)
+        -> (stanzas: [(element: Element, source: StanzaSource)], damage: [LogDamage]) {
+        var stanzas: [(element: Element, source: StanzaSource)] = []
+        var damage: [LogDamage] = []
+        let reader = LogReader(format: format, defaultNamespace: defaultNamespace,
+                               handler: { stanzas.append(($0, $1)); return true }, damage: { damage.append($0) })
+        reader.feed(Array(text.utf8))
+        reader.finish()
+        return (stanzas, damage)
+    }
+
+    // MARK: - Lines
+
+    private func readLine(_ raw: UnsafeBufferPointer<UInt8>) {
+        lineNumber += 1
+        if raw.firstIndex(of: 0x1B, from: 0) != nil {
+            let clean = withoutTerminalEscapes(raw)
+            clean.withUnsafeBufferPointer { dispatch($0, number: lineNumber) }
+        } else {
+            dispatch(raw, number: lineNumber)
+        }
+        flushQueue(all: false)
+    }
+
+    private func dispatch(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+        if parser == nil {
+            if let detected = LogFormat.detect(line) {
+                settle(on: detected)
+            } else {
+                undetected.append((number, Array(line)))
+                undetectedBytes += line.count
+                if undetected.count >= Self.detectionLines || undetectedBytes >= Self.detectionBytes { settle(on: .generic) }
+                return
+            }
+        }
+        interpret(line, number: number)
+    }
+
+    /// The format is known: reads the lines kept while it was not.
+    private func settle(on detected: LogFormat) {
+        format = detected
+        parser = detected.makeParser()
+        let kept = undetected
+        undetected = []
+        for (number, bytes) in kept where !isStopped {
+            bytes.withUnsafeBufferPointer { interpret($0, number: number) }
+        }
+    }
+
+    private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
+        guard !isStopped, let parsed = parser?.parse(line) else { return }
+        switch parsed.kind {
+        case .text:
+            endRecord()
+        case .record(let header):
+            endRecord()
+            startRecord(header, parsed, line, number: number)
+        case .more:
+            guard let current = record, !current.damaged else { return }
+            continueRecord(parsed, line, number: number)
+        case .maybeMore:
+            guard let current = record, !current.damaged, let channel = current.channel else { endRecord(); return }
+            let blank = parsed.decoded == nil && line.trimmed(parsed.payload).isEmpty
+            if !channel.isBetweenStanzas || !current.hasData || blank {
+                continueRecord(parsed, line, number: number)
+            } else {
+                endRecord()
+            }
+        }
+    }
+
+    private func startRecord(_ header: RecordHeader, _ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
+        let key = ChannelKey(session: header.session, direction: header.direction)
+        let source = StanzaSource(line: number, time: header.time, direction: header.direction, session: header.session, fields: header.fields)
+        if header.shape == .startTag {
+            startTagRecord(key: key, namespace: header.streamNamespace, parsed, line, source: source)
+            return
+        }
+        let channel = channel(for: key, namespace: header.streamNamespace)
+        record = Record(channel: channel, key: key, shape: header.shape, source: source)
+        if header.shape == .wholeStanzas { noteWholeStanza(parsed, line, channel: channel, key: key) }
+        feed(parsed, line, newlineBefore: header.shape == .wholeStanzas)
+    }
+
+    private func continueRecord(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
+        guard record?.channel != nil else { return }
+        record!.source.line = number
+        feed(parsed, line, newlineBefore: true)
+    }
+
+    private func feed(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, newlineBefore: Bool) {
+        guard let current = record, let channel = current.channel else { return }
+        let ok: Bool
+        if let decoded = parsed.decoded {
+            ok = decoded.withUnsafeBufferPointer {
+                channel.feed($0, source: current.source, column: parsed.payload.lowerBound + 1, newlineBefore: newlineBefore, exactColumns: false)
+            }
+            if !decoded.isEmpty { record?.hasData = true }
+        } else {
+            let data = UnsafeBufferPointer(rebasing: line[parsed.payload])
+            ok = channel.feed(data, source: current.source, column: characterCount(UnsafeBufferPointer(rebasing: line[..<parsed.payload.lowerBound])) + 1,
+                              newlineBefore: newlineBefore, exactColumns: true)
+            if !line.trimmed(parsed.payload).isEmpty { record?.hasData = true }
+        }
+        if !ok { record?.damaged = true }
+        if channel.isStopped { isStopped = true }
+    }
+
+    /// The record in progress ends: whole stanzas must have ended with it.
+    private func endRecord() {
+        guard let current = record else { return }
+        record = nil
+        if current.shape == .wholeStanzas && !current.damaged, let channel = current.channel {
+            channel.endWholeRecord()
+        }
+    }
+
+    private func channel(for key: ChannelKey, namespace: String?) -> LogChannel {
+        uses += 1
+        if let existing = channels[key] {
+            existing.lastUse = uses
+            return existing
+        }
+        if channels.count >= Self.channelLimit {
+            // Forget the channel idle longest that holds no partial stanza.
+            if let idle = channels.filter({ $0.value.isBetweenStanzas }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                channels[idle.key] = nil
+            }
+        }
+        let channel = LogChannel(
+            namespace: namespace, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
+            deliver: { [unowned self] element, source in self.deliver(element, source) },
+            report: { [unowned self] in self.damage($0) })
+        channel.lastUse = uses
+        channels[key] = channel
+        return channel
+    }
+
+    // MARK: - Start-tag-only records
+
+    /// The top tag of a whole stanza, as Prosody's `top_tag()` writes it, without its `>`.
+    private func topTag(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let start = bytes.skippingBlanks(from: 0)
+        guard start < bytes.count, bytes[start] == 0x3C, let close = bytes.firstIndex(of: 0x3E, from: start) else { return nil }
+        var end = close
+        if end > start, bytes[end - 1] == 0x2F { end -= 1 }
+        return Array(bytes[start..<end])
+    }
+
+    /// A whole stanza is logged: it may be the one a start tag waits for, or one a start tag will follow.
+    private func noteWholeStanza(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
+        let tag: [UInt8]?
+        if let decoded = parsed.decoded { tag = decoded.withUnsafeBufferPointer { topTag($0) } }
+        else { tag = topTag(UnsafeBufferPointer(rebasing: line[parsed.payload])) }
+        guard let tag else { return }
+        for index in queue.indices {
+            if case .startTag(let waiting, let bytes, let namespace, let source, let column, let until, false) = queue[index],
+               waiting == key, bytes == tag {
+                queue[index] = .startTag(key: waiting, tag: bytes, namespace: namespace, source: source, column: column, until: until, dropped: true)
+                return
+            }
+        }
+        channel.recentTopTags.append(tag)
+        if channel.recentTopTags.count > 8 { channel.recentTopTags.removeFirst() }
+    }
+
+    private func startTagRecord(key: ChannelKey, namespace: String?, _ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, source: StanzaSource) {
+        let data = UnsafeBufferPointer(rebasing: line[parsed.payload])
+        let start = data.skippingBlanks(from: 0)
+        // Only an element's start tag: not `<?xml …?>`, `</…>` or a stream's header.
+        guard start + 1 < data.count, data[start] == 0x3C, isASCIILetter(data[start + 1]) || data[start + 1] == 0x5F || data[start + 1] >= 0x80,
+              !data.has("<stream:stream", at: start), let tag = topTag(data) else { return }
+        if let channel = channels[key], let index = channel.recentTopTags.firstIndex(of: tag) {
+            channel.recentTopTags.remove(at: index)   // the whole stanza was logged just before
+            return
+        }
+        queue.append(.startTag(key: key, tag: tag, namespace: namespace, source: source,
+                               column: parsed.payload.lowerBound + start + 1, until: lineNumber + Self.startTagWindow, dropped: false))
+    }
+
+    /// Hands a stanza over, after the start tags still waiting before it.
+    private func deliver(_ element: Element, _ source: StanzaSource) -> Bool {
+        if queue.isEmpty { return hand(element, source) }
+        queue.append(.stanza(element, source))
+        return !isStopped
+    }
+
+    private func hand(_ element: Element, _ source: StanzaSource) -> Bool {
+        guard !isStopped else { return false }
+        stanzaCount += 1
+        if !handler(element, source) { isStopped = true }
+        return !isStopped
+    }
+
+    private func flushQueue(all: Bool) {
+        while let first = queue.first, !isStopped {
+            switch first {
+            case .stanza(let element, let source):
+                queue.removeFirst()
+                _ = hand(element, source)
+            case .startTag(_, let tag, let namespace, let source, let column, let until, let dropped):
+                if dropped { queue.removeFirst(); continue }
+                guard all || lineNumber >= until else { return }
+                queue.removeFirst()
+                if let element = childless(tag, namespace: namespace, source: source, column: column) { _ = hand(element, source) }
+            }
+        }
+    }
+
+    /// The element a start tag describes, with no children.
+    private func childless(_ tag: [UInt8], namespace: String?, source: StanzaSource, column: Int) -> Element? {
+        let key = defaultNamespace == nil ? (namespace ?? "") : ""
+        let reader: StanzaReader
+        if let existing = tagReaders[key] {
+            reader = existing
+        } else {
+            reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] in self.parsedTag = $0; return true }
+            var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
+            if !key.isEmpty { header += " xmlns='\(key)'" }
+            try? reader.feed(Array((header + ">").utf8))
+            tagReaders[key] = reader
+        }
+        parsedTag = nil
+        do {
+            try reader.feed([0x0A] + tag + Array("/>".utf8))
+        } catch StanzaReaderError.malformed(_, _, let message) {
+            damage(LogDamage(line: source.line, column: column, message: message))
+            tagReaders[key] = nil
+            return nil
+        } catch {
+            tagReaders[key] = nil
+            return nil
+        }
+        if parsedTag == nil {
+            damage(LogDamage(line: source.line, column: column, message: "a start tag that is not one"))
+            tagReaders[key] = nil
+        }
+        return parsedTag
+    }
+}
+
+/// A line without the terminal escape sequences (colours) some loggers write.
+func withoutTerminalEscapes(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(line.count)
+    var index = 0
+    while index < line.count {
+        if line[index] == 0x1B, index + 1 < line.count, line[index + 1] == 0x5B {
+            index += 2
+            while index < line.count, !(line[index] >= 0x40 && line[index] <= 0x7E) { index += 1 }
+            index += 1
+        } else {
+            out.append(line[index])
+            index += 1
+        }
+    }
+    return out
+}
