@@ -68,6 +68,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
 /// The time at the start of a line, in the shapes loggers write it:
 /// `2024-05-01 12:00:00.123`, `2024-05-01T12:00:00,123+02:00`, `12:00:00.1`,
+/// `2024/05/01 12:00:00:123` (CocoaLumberjack),
 /// `05-01 12:00:00.123` (logcat), `Nov 23 09:30:12` (Prosody, syslog).
 /// Returns the range of the time, or `nil`.
 func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Range<Int>? {
@@ -83,9 +84,9 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
         index += 1
         return true
     }
-    // A date: YYYY-MM-DD, MM-DD, or Mon DD.
+    // A date: YYYY-MM-DD (or YYYY/MM/DD), MM-DD, or Mon DD.
     let dateStart = index
-    if digits(4) && byte(0x2D) && digits(2) && byte(0x2D) && digits(2) {
+    if digits(4) && (byte(0x2D) || byte(0x2F)) && digits(2) && (byte(0x2D) || byte(0x2F)) && digits(2) {
         guard index < line.count, line[index] == 0x20 || line[index] == 0x54 else { return nil }
         index += 1
     } else {
@@ -108,7 +109,7 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
     }
     // The time of day: HH:MM:SS, then a fraction and a zone.
     guard digits(2) && byte(0x3A) && digits(2) && byte(0x3A) && digits(2) else { return nil }
-    if index < line.count, line[index] == 0x2E || line[index] == 0x2C {
+    if index < line.count, line[index] == 0x2E || line[index] == 0x2C || line[index] == 0x3A {
         let mark = index
         index += 1
         if !digits(1) { index = mark } else { while index < line.count, isASCIIDigit(line[index]) { index += 1 } }

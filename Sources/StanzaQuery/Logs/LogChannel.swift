@@ -51,20 +51,40 @@ final class LogChannel {
     /// Whether no stanza is partly read.
     var isBetweenStanzas: Bool { reader.isBetweenStanzas }
 
-    /// A fresh reader inside a stream that declares the `stream` prefix and the namespace.
-    private func restart() {
-        reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] element in self.stanzaEnded(element) }
-        reader.depthLimit = depthLimit
+    /// The start of the stream the reader reads in: it declares the `stream`
+    /// prefix and the stream's default namespace.
+    private var streamHeader: [UInt8] {
         var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
         if let namespace, defaultNamespace == nil {
             header += " xmlns='" + namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;").replacingOccurrences(of: "<", with: "&lt;") + "'"
         }
-        header += ">"
-        try? reader.feed(Array(header.utf8))
+        return Array((header + ">").utf8)
+    }
+
+    /// A fresh reader inside the stream.
+    private func restart() {
+        reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] element in self.stanzaEnded(element) }
+        reader.depthLimit = depthLimit
+        let header = streamHeader
+        try? reader.feed(header)
         readerLine = 1
-        readerColumn = header.utf8.count + 1
+        readerColumn = characterCount(header.withUnsafeBufferPointer { $0 }) + 1
         segments.removeAll(keepingCapacity: true)
         openStart = nil
+    }
+
+    // MARK: - Whole records
+
+    /// The data of the whole-stanza record being read, and where each of its lines starts in the log.
+    private var wholeRecord: [UInt8]?
+    private var wholeRecordLines: [(line: Int, column: Int, exact: Bool)] = []
+
+    /// A record of whole stanzas starts: its data is kept, to tell what is wrong
+    /// with it if it ends inside a stanza.
+    func beginWholeRecord() {
+        wholeRecord = []
+        wholeRecord!.reserveCapacity(512)
+        wholeRecordLines.removeAll(keepingCapacity: true)
     }
 
     private func stanzaEnded(_ element: Element) -> Bool {
@@ -99,6 +119,11 @@ final class LogChannel {
         }
         guard start < bytes.count else { return true }
         currentColumn = column + (exactColumns ? characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) : 0)
+        if wholeRecord != nil {
+            if newlineBefore && !wholeRecordLines.isEmpty { wholeRecord!.append(0x0A) }
+            if newlineBefore || wholeRecordLines.isEmpty { wholeRecordLines.append((source.line, currentColumn, exactColumns)) }
+            wholeRecord!.append(contentsOf: bytes[start...])
+        }
         segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
                                 logColumn: currentColumn, exactColumns: exactColumns))
         return feedReader(UnsafeBufferPointer(rebasing: bytes[start...]), exactColumns: exactColumns)
@@ -106,7 +131,37 @@ final class LogChannel {
 
     /// Declares that the record in progress ends (its stanzas should be whole).
     func endWholeRecord() {
-        if !reader.isBetweenStanzas { cutOff("the log record ends inside a stanza") }
+        defer { wholeRecord = nil }
+        guard !reader.isBetweenStanzas else { return }
+        // libxml2 waits for more input before it reports some damage (an `&` with no
+        // `;`): read the record again on its own, to its end, to learn what is wrong.
+        if let damage = diagnoseWholeRecord() {
+            report(damage)
+            restart()
+        } else {
+            cutOff("the log record ends inside a stanza")
+        }
+    }
+
+    private func diagnoseWholeRecord() -> LogDamage? {
+        guard let bytes = wholeRecord, !wholeRecordLines.isEmpty else { return nil }
+        let probe = StanzaReader(defaultNamespace: defaultNamespace) { _ in true }
+        do {
+            try probe.feed(streamHeader + [0x0A] + bytes)
+            try probe.finish()
+        } catch StanzaReaderError.malformed(let line, let column, let message) {
+            let index = min(max(line - 2, 0), wholeRecordLines.count - 1)
+            let start = wholeRecordLines[index]
+            let where_ = line >= 2 && start.exact ? (start.line, start.column + column - 1) : (start.line, start.column)
+            var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+            if let at = words.firstIndex(of: "line"), at + 1 < words.count, let named = Int(words[at + 1]) {
+                words[at + 1] = String(wholeRecordLines[min(max(named - 2, 0), wholeRecordLines.count - 1)].line)
+            }
+            return LogDamage(line: where_.0, column: where_.1, message: words.joined(separator: " "))
+        } catch {
+            return nil
+        }
+        return nil
     }
 
     /// Declares the end of the log.

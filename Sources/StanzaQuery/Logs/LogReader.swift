@@ -206,12 +206,26 @@ public final class LogReader {
         switch parsed.kind {
         case .text:
             endRecord()
+        case .unrelated:
+            break
         case .record(let header):
             endRecord()
             startRecord(header, parsed, line, number: number)
         case .more:
             guard let current = record, !current.damaged else { return }
             continueRecord(parsed, line, number: number)
+        case .maybeMoreElseRecord(let header, let range):
+            if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas {
+                continueRecord(parsed, line, number: number)
+            } else {
+                endRecord()
+                startRecord(header, ParsedLine(kind: .record(header), payload: range), line, number: number)
+                // Text after the last tag belongs to a stanza the line leaves open.
+                if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas,
+                   range.upperBound < parsed.payload.upperBound {
+                    feed(ParsedLine(kind: .more, payload: range.upperBound..<parsed.payload.upperBound), line, newlineBefore: false)
+                }
+            }
         case .maybeMore:
             guard let current = record, !current.damaged, let channel = current.channel else { endRecord(); return }
             let blank = parsed.decoded == nil && line.trimmed(parsed.payload).isEmpty
@@ -232,14 +246,19 @@ public final class LogReader {
         }
         let channel = channel(for: key, namespace: header.streamNamespace)
         record = Record(channel: channel, key: key, shape: header.shape, source: source)
-        if header.shape == .wholeStanzas { noteWholeStanza(parsed, line, channel: channel, key: key) }
-        feed(parsed, line, newlineBefore: header.shape == .wholeStanzas)
+        if header.shape == .wholeStanzas {
+            channel.beginWholeRecord()
+            noteWholeStanza(parsed, line, channel: channel, key: key)
+        }
+        feed(parsed, line, newlineBefore: header.shape == .wholeStanzas || header.separatedByLineBreaks)
     }
 
     private func continueRecord(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard record?.channel != nil else { return }
         record!.source.line = number
-        feed(parsed, line, newlineBefore: true)
+        // A line break separates this line's data from the previous line's, unless
+        // the parser decoded the data (it then includes the breaks that belong to it).
+        feed(parsed, line, newlineBefore: parsed.decoded == nil)
     }
 
     private func feed(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, newlineBefore: Bool) {
@@ -247,7 +266,8 @@ public final class LogReader {
         let ok: Bool
         if let decoded = parsed.decoded {
             ok = decoded.withUnsafeBufferPointer {
-                channel.feed($0, source: current.source, column: parsed.payload.lowerBound + 1, newlineBefore: newlineBefore, exactColumns: false)
+                channel.feed($0, source: current.source, column: parsed.payload.lowerBound + 1,
+                             newlineBefore: newlineBefore, exactColumns: false)
             }
             if !decoded.isEmpty { record?.hasData = true }
         } else {

@@ -23,6 +23,9 @@ struct RecordHeader {
     /// the format knows it and its serialiser leaves it out (Prosody omits
     /// `xmlns='jabber:client'` on c2s stanzas, as the stream declared it).
     var streamNamespace: String?
+    /// Records are lines of one text, not pieces of a byte stream: a line break
+    /// separates one record's data from the previous one's.
+    var separatedByLineBreaks = false
 }
 
 /// What a format's parser makes of one line of a log.
@@ -30,6 +33,9 @@ struct ParsedLine {
     enum Kind {
         /// No stanza data (and the end of any record in progress).
         case text
+        /// A line of something else, between the lines of a record (another
+        /// logcat tag's): neither data nor the record's end.
+        case unrelated
         /// A record starts: `payload` is its first data.
         case record(RecordHeader)
         /// More data of the record in progress, certainly (Prosody's tab-indented lines).
@@ -38,6 +44,10 @@ struct ParsedLine {
         /// unmarked line after a socket read that ended inside a stanza);
         /// otherwise text.
         case maybeMore
+        /// More data of the record in progress if its XML is still open;
+        /// otherwise a record whose data is `range` (the generic format, where
+        /// any line with a tag may start a record).
+        case maybeMoreElseRecord(RecordHeader, Range<Int>)
     }
 
     var kind: Kind
@@ -45,6 +55,8 @@ struct ParsedLine {
     var payload: Range<Int>
     /// The data, when the format escapes it (ejabberd's Erlang binaries, JSON
     /// strings): replaces `payload`, which then only tells the column it starts at.
+    /// Decoded data is fed as it is: no line break is put before it (the parser
+    /// includes the line breaks that belong to the data).
     var decoded: [UInt8]?
 
     static let text = ParsedLine(kind: .text, payload: 0..<0)

@@ -12,7 +12,8 @@
 ///
 /// The XML column is the one named `xml`, `value`, `stanza` or `data` whose
 /// value starts with `<`, or else the first whose value starts with `<`. The
-/// time is the column named `when`, `timestamp`, `created_at` or `time`.
+/// time is the column named `created_at`, `when`, `time` or `timestamp` (the first
+/// of these that the row has).
 struct ArchiveRowParser: LogLineParser {
     enum Layout { case json, tsv }
     let layout: Layout
@@ -32,6 +33,9 @@ struct ArchiveRowParser: LogLineParser {
         guard line.firstIndex(of: 0x09, from: 0) != nil else { return false }
         return line.firstRange(of: "\t<") != nil || line.has("<") && line.firstRange(of: ">\t") != nil
     }
+
+    /// The columns that hold a row's time, the preferred first.
+    private static let timeColumns = ["created_at", "when", "time", "timestamp"]
 
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let cells: [(name: String?, value: [UInt8], start: Int)]
@@ -60,11 +64,13 @@ struct ArchiveRowParser: LogLineParser {
         guard let xml = named ?? cells.indices.first(where: startsXML) else { return .text }
         var header = RecordHeader()
         header.shape = .wholeStanzas
+        var timeRank = Int.max
         for (index, cell) in cells.enumerated() where index != xml {
             let name = cell.name ?? String(index + 1)
             let value = String(decoding: cell.value, as: UTF8.self)
-            if header.time == nil, ["when", "timestamp", "created_at", "time"].contains(name.lowercased()) {
+            if let rank = Self.timeColumns.firstIndex(of: name.lowercased()), rank < timeRank {
                 header.time = value
+                timeRank = rank
             }
             header.fields.append(LogField(name: name, value: value))
         }

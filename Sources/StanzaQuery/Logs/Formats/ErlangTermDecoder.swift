@@ -49,7 +49,7 @@ struct ErlangTermDecoder {
             case 0x30...0x39:                                              // a byte (or a character of a list)
                 var value = 0
                 while index < end, isASCIIDigit(line[index]) { value = value * 10 + Int(line[index] - 0x30); index += 1 }
-                appendCharacter(value, utf8: !(open.last ?? true), into: &out)
+                appendCharacter(value, utf8: false, into: &out)   // a byte, in a binary or an iolist
             case 0x2E where line.has("...", at: index):                    // cut by the logger's size limit
                 open.removeAll()
                 return (out, true)

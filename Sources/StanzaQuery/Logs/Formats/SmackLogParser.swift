@@ -7,6 +7,9 @@
 /// the socket carried (a read may end inside a stanza, and a message with
 /// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
 struct SmackLogParser: LogLineParser {
+    /// The logcat tag of the last record: a line of another tag is not its continuation.
+    private var tag: [UInt8]?
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         marker(line) != nil
     }
@@ -14,8 +17,10 @@ struct SmackLogParser: LogLineParser {
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let logcat = LogcatPrefix(line)
         guard let found = Self.marker(line) else {
+            if let logcat, Array(line[logcat.tag]) != tag { return ParsedLine(kind: .unrelated, payload: 0..<0) }
             return ParsedLine(kind: .maybeMore, payload: (logcat?.message ?? 0)..<line.contentEnd)
         }
+        tag = logcat.map { Array(line[$0.tag]) }
         var header = RecordHeader()
         header.direction = found.direction
         header.session = line.string(found.counter)
