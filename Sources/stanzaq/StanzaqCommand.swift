@@ -11,6 +11,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+extension LogDirection: ExpressibleByArgument {}
 
 /// The `stanzaq` command line (SPEC 5).
 struct StanzaqCommand: ParsableCommand {
@@ -124,6 +125,47 @@ struct StanzaqCommand: ParsableCommand {
         QueryOptions(caseSensitive: caseSensitive, extensions: !monal)
     }
 
+    @Option(name: .customLong("log"), help: ArgumentHelp(
+        "Read the input as a log: --log, or --log=FORMAT (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))).",
+        valueName: "FORMAT"))
+    var log: String?
+
+    @Flag(name: .customLong("xml"), help: "Read the input as XML, never as a log.")
+    var xml = false
+
+    @Option(help: ArgumentHelp("Only the stanzas a log shows received (in) or sent (out).", valueName: "in|out"))
+    var direction: LogDirection?
+
+    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"))
+    var fields: String?
+
+    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts (the same as --fields line).")
+    var lineNumber = false
+
+    @Flag(help: "Follow a growing file as tail -F does: from its end, across rotation, line-buffered.")
+    var follow = false
+
+    /// `--log` without a value: the format is detected.
+    static let detectedLogFormat = "auto"
+
+    /// `--log` may stand alone (`--log`) or name a format (`--log=prosody`): a bare
+    /// `--log` becomes `--log=auto` before parsing, unless it is another option's value.
+    static func normalising(_ arguments: [String]) -> [String] {
+        let takingValues: Set<String> = ["-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace",
+                                         "--color", "--direction", "--fields", "--log"]
+        var result: [String] = []
+        var afterTerminator = false
+        for argument in arguments {
+            if !afterTerminator, argument == "--log", !(result.last.map(takingValues.contains) ?? false) {
+                result.append("--log=" + detectedLogFormat)
+            } else {
+                if argument == "--" { afterTerminator = true }
+                result.append(argument)
+            }
+        }
+        return result
+    }
+
     func validate() throws {
         if [quiet, count, select].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of -q, -c and -s")
@@ -133,6 +175,27 @@ struct StanzaqCommand: ParsableCommand {
         if monal && caseSensitive {
             throw ValidationError("--case-sensitive is a stanzaq extension, which --monal rejects (Monal's '=' and '~' ignore case)")
         }
+        if xml && log != nil { throw ValidationError("choose one of --log and --xml") }
+        if let log, log != Self.detectedLogFormat, LogFormat(rawValue: log) == nil {
+            throw ValidationError("unknown log format '\(log)' (one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let fields, fields.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw ValidationError("--fields: an empty field name in '\(fields)'")
+        }
+    }
+
+    /// How to read the inputs: `--xml`, `--log[=FORMAT]`, or recognise each.
+    private var inputKind: InputKind? {
+        if xml { return .xml }
+        guard let log else { return nil }
+        return .log(LogFormat(rawValue: log))
+    }
+
+    /// The fields to print with each record.
+    private var fieldNames: [LogFieldName] {
+        var names = (fields ?? "").split(separator: ",").map { LogFieldName(String($0)) }
+        if lineNumber && !names.contains(.line) { names.insert(.line, at: 0) }
+        return names
     }
 
     mutating func run() throws {
@@ -159,6 +222,7 @@ struct StanzaqCommand: ParsableCommand {
         }
         let compiled = try texts.map(compile)
         if paths.isEmpty { paths = ["-"] }
+        if follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         Interruption.install()
 
         let stdoutIsTerminal = isatty(1) != 0
@@ -171,12 +235,15 @@ struct StanzaqCommand: ParsableCommand {
             render: RenderOptions(epoch: epoch, pretty: pretty, highlight: useColor && format != .json ? .ansi : nil),
             separator: null ? [0] : join ? [] : [UInt8(ascii: "\n")],
             withFilename: withFilename, withStanzaNumber: stanzaNumber,
-            colors: useColor && format != .json ? PrefixColors() : nil)
+            colors: useColor && format != .json ? PrefixColors() : nil, fields: fieldNames)
         let sink = OutputSink(fileDescriptor: 1)
         let searcher = Searcher(
             queries: compiled, mode: mode, invert: invert, firstOnly: first, strict: strict,
-            defaultNamespace: defaultNamespace, lineBuffered: lineBuffered || stdoutIsTerminal,
+            defaultNamespace: defaultNamespace, lineBuffered: lineBuffered || stdoutIsTerminal || follow,
             rows: compiled.count > 1 || format == .tsv, formatter: formatter, output: sink)
+        searcher.input = inputKind
+        searcher.direction = direction
+        searcher.follow = follow
         sink.onBrokenPipe = { Glibc.exit(searcher.status) }
         searcher.run(paths: paths)
         throw ExitCode(searcher.status)

@@ -9,7 +9,7 @@ import Darwin
 // --version go to standard output and exit 0.
 do {
     // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
-    var parsed = try StanzaqCommand.parseAsRoot()
+    var parsed = try StanzaqCommand.parseAsRoot(StanzaqCommand.normalising(Array(CommandLine.arguments.dropFirst())))
     guard var command = parsed as? StanzaqCommand else { try parsed.run(); exit(0) }
     try command.run()
 } catch let failure as QueryFailure {

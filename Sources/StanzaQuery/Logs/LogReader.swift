@@ -135,6 +135,21 @@ public final class LogReader {
         flushQueue(all: true)
     }
 
+    /// The input goes on in another file (a followed log was rotated or
+    /// truncated), after `linesBefore` lines that are not read: a line left
+    /// unfinished is dropped, and lines are numbered on from there.
+    public func continueInNewFile(linesBefore: Int) {
+        pendingLine.removeAll()
+        endRecord()
+        lineNumber = linesBefore
+    }
+
+    /// Says that no more input is coming for now (a followed log is idle):
+    /// start tags still waiting for their whole stanza are handed over as they are.
+    public func idle() {
+        flushQueue(all: true)
+    }
+
     /// Reads a file descriptor to its end.
     public func read(fileDescriptor: Int32, chunkSize: Int = 1 << 16) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)

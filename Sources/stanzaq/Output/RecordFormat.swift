@@ -22,19 +22,29 @@ struct RecordFormatter {
     var withFilename: Bool
     var withStanzaNumber: Bool
     var colors: PrefixColors?
+    /// The fields of a stanza read from a log to print with it (`--fields`,
+    /// `--line-number`): prefixes in text, keys in JSON, leading columns in TSV.
+    var fields: [LogFieldName] = []
 
     /// Appends the record for one value.
-    func writeRecord(file: String, stanza: Int, value: QueryValue, into out: inout [UInt8]) {
-        writeEnvelope(file: file, stanza: stanza, into: &out) { out in
+    func writeRecord(file: String, stanza: Int, source: StanzaSource? = nil, value: QueryValue, into out: inout [UInt8]) {
+        writeEnvelope(file: file, stanza: stanza, source: source, into: &out) { out in
             if format == .json { value.writeJSON(into: &out, options: render) } else { value.writeText(into: &out, options: render) }
         }
     }
 
     /// Appends one row: the first result of each query (several queries, or TSV);
     /// a JSON array with `null`, or tab-separated fields left empty, for the absent ones.
-    func writeRow(file: String, stanza: Int, values: [QueryValue?], into out: inout [UInt8]) {
-        writeEnvelope(file: file, stanza: stanza, into: &out) { out in
+    func writeRow(file: String, stanza: Int, source: StanzaSource? = nil, values: [QueryValue?], into out: inout [UInt8]) {
+        writeEnvelope(file: file, stanza: stanza, source: source, columns: false, into: &out) { out in
             if format == .json { out.append(UInt8(ascii: "[")) }
+            if format != .json {
+                // The fields lead the row, as columns.
+                for field in fields {
+                    if let value = field.value(in: source) { writeField(value, into: &out) }
+                    out.append(UInt8(ascii: "\t"))
+                }
+            }
             for (index, value) in values.enumerated() {
                 if index > 0 { out.append(format == .json ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
                 if format == .json {
@@ -49,12 +59,14 @@ struct RecordFormatter {
 
     /// The prefixes (or, in JSON, the `{"file","stanza","value"}` object) around a
     /// record's value, and the record separator after it.
-    private func writeEnvelope(file: String, stanza: Int, into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
-        let wrapped = format == .json && (withFilename || withStanzaNumber)
+    private func writeEnvelope(file: String, stanza: Int, source: StanzaSource?, columns: Bool = true,
+                               into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
+        let wrapped = format == .json && (withFilename || withStanzaNumber || !fields.isEmpty)
         if wrapped {
-            openObject(file: file, stanza: stanza, into: &out)
+            openObject(file: file, stanza: stanza, source: source, into: &out)
         } else if format != .json {
             writePrefixes(file: file, stanza: stanza, into: &out)
+            if columns { writeFieldPrefixes(source, into: &out) }
         }
         value(&out)
         if wrapped { out.append(UInt8(ascii: "}")) }
@@ -80,7 +92,7 @@ struct RecordFormatter {
         return out
     }
 
-    private func openObject(file: String, stanza: Int, into out: inout [UInt8]) {
+    private func openObject(file: String, stanza: Int, source: StanzaSource?, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         if withFilename {
             out.append(contentsOf: "\"file\":".utf8)
@@ -88,12 +100,27 @@ struct RecordFormatter {
             out.append(UInt8(ascii: ","))
         }
         if withStanzaNumber { out.append(contentsOf: "\"stanza\":\(stanza),".utf8) }
+        for field in fields {
+            appendJSONString(field.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: ","))
+        }
         out.append(contentsOf: "\"value\":".utf8)
     }
 
     private func writePrefixes(file: String, stanza: Int, into out: inout [UInt8]) {
         if withFilename { writePrefix(file, color: colors?.file, into: &out) }
         if withStanzaNumber { writePrefix(String(stanza), color: colors?.number, into: &out) }
+    }
+
+    /// The fields as prefixes (`LINE:`, `TIME:`, …); an unknown one is empty.
+    private func writeFieldPrefixes(_ source: StanzaSource?, into out: inout [UInt8]) {
+        for field in fields {
+            var text: [UInt8] = []
+            if let value = field.value(in: source) { value.writeText(into: &text, options: render) }
+            writePrefix(String(decoding: text, as: UTF8.self), color: field == .line ? colors?.number : nil, into: &out)
+        }
     }
 
     private func writePrefix(_ text: String, color: String?, into out: inout [UInt8]) {

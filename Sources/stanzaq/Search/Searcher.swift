@@ -31,6 +31,12 @@ final class Searcher {
     let output: OutputSink
     /// Several queries give one row (TSV or a JSON array) per stanza.
     let rows: Bool
+    /// How to read the inputs (`--xml`, `--log[=FORMAT]`); `nil`: recognise each.
+    var input: InputKind?
+    /// Only the stanzas a log shows going this way (`--direction`).
+    var direction: LogDirection?
+    /// Follow the (one) file as it grows (`--follow`).
+    var follow = false
 
     private(set) var matched = false
     private(set) var failed = false
@@ -97,18 +103,70 @@ final class Searcher {
             if fd != 0 { close(fd) }
         }
         var count = 0
-        let reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] stanza in
-            let hit = self.handle(stanza, number: self.stanzaNumber + 1, file: name)
-            self.stanzaNumber += 1
-            if hit { count += 1 }
-            if self.lineBuffered { self.output.flush() }
-            // Checked between stanzas, so that output ends with a whole record.
-            return !(self.mode == .quiet && self.matched) && !Interruption.isRequested
-        }
-        reader.depthLimit = depthLimit
         stanzaNumber = 0
+        // Every stanza, from the XML reader or the log reader.
+        let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
+            self.stanzaNumber += 1
+            if let direction = self.direction, source?.direction != direction { return self.goesOn }
+            self.source = source
+            if self.handle(stanza, number: self.stanzaNumber, file: name) { count += 1 }
+            if self.lineBuffered { self.output.flush() }
+            return self.goesOn
+        }
+        var xmlReader: StanzaReader?
+        var logReader: LogReader?
+        var start: [UInt8] = []
+        var linesBefore = 0
+        func begin(_ kind: InputKind) {
+            switch kind {
+            case .xml:
+                xmlReader = StanzaReader(defaultNamespace: defaultNamespace) { take($0, nil) }
+                xmlReader!.depthLimit = depthLimit
+            case .log(let format):
+                logReader = LogReader(format: format, defaultNamespace: defaultNamespace,
+                                      handler: { take($0, $1) },
+                                      damage: { [unowned self] damage in
+                                          self.output.flush()
+                                          self.report("\(name):\(damage.line):\(damage.column): \(damage.message)")
+                                      })
+                logReader!.depthLimit = depthLimit
+                logReader!.continueInNewFile(linesBefore: linesBefore)
+            }
+        }
+        // Reads (and recognises) the input, stanzas going to `take`; false: stop.
+        func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws -> Bool {
+            if xmlReader == nil && logReader == nil {
+                start.append(contentsOf: bytes)
+                guard let kind = input ?? InputKind.recognise(start, atEnd: atEnd) else { return true }
+                begin(kind)
+                let bytes = start
+                start = []
+                return try bytes.withUnsafeBytes { try feed($0) }
+            }
+            if let xmlReader {
+                try xmlReader.feed(bytes)
+                return !xmlReader.isStopped
+            }
+            logReader!.feed(bytes)
+            return !logReader!.isStopped
+        }
         do {
-            try reader.read(fileDescriptor: fd)
+            var failure: Error?
+            let code = InputChunks.read(fileDescriptor: fd, follow: follow && fd != 0 ? path : nil, body: { chunk in
+                do { return try feed(chunk) } catch { failure = error; return false }
+            }, idle: { [unowned self] in
+                logReader?.idle()
+                self.output.flush()
+            }, newFile: { lines in
+                if xmlReader == nil && logReader == nil { start = [] }
+                logReader?.continueInNewFile(linesBefore: lines)
+                linesBefore = lines
+            })
+            if let failure { throw failure }
+            if let code { throw StanzaReaderError.io(errno: code) }
+            _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
+            try xmlReader?.finish()
+            logReader?.finish()
         } catch StanzaReaderError.malformed(let line, let column, let message) where !Interruption.isRequested {
             output.flush()
             report("\(name):\(line):\(column): \(message)")
@@ -125,6 +183,14 @@ final class Searcher {
     }
 
     private var stanzaNumber = 0
+    /// Where the log has the stanza being handled (`nil`: XML input).
+    private var source: StanzaSource?
+
+    /// Whether reading goes on after a stanza: checked between stanzas, so that
+    /// output ends with a whole record.
+    private var goesOn: Bool {
+        !(mode == .quiet && matched) && !Interruption.isRequested
+    }
 
     /// Evaluates every query on one stanza and writes its records; returns
     /// whether the stanza counts (has a result, or none when inverted).
@@ -184,7 +250,7 @@ final class Searcher {
         case .results:
             guard hasResult else { return false }
             matched = true
-            output.writeRecord { formatter.writeRow(file: file, stanza: number, values: row, into: &$0) }
+            output.writeRecord { formatter.writeRow(file: file, stanza: number, source: source, values: row, into: &$0) }
             return true
         case .select:
             let counts = hasResult != invert
@@ -204,7 +270,7 @@ final class Searcher {
     private var row: [QueryValue?] = []
 
     private func write(file: String, stanza: Int, value: QueryValue) {
-        output.writeRecord { formatter.writeRecord(file: file, stanza: stanza, value: value, into: &$0) }
+        output.writeRecord { formatter.writeRecord(file: file, stanza: stanza, source: source, value: value, into: &$0) }
     }
 
     private func report(_ message: String) {

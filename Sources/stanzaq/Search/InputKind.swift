@@ -1,0 +1,72 @@
+import StanzaQuery
+
+/// How to read an input: as XML, or as a log (stanzaq(1), LOGS).
+enum InputKind: Equatable {
+    case xml
+    /// A log, of the format named (`nil`: detected from its lines).
+    case log(LogFormat?)
+
+    /// What the user asked for: `--xml`, `--log[=FORMAT]`, or nothing (`nil`: recognise it).
+    /// Decides from the first bytes of an input; `nil` while they do not tell yet.
+    static func recognise(_ bytes: [UInt8], atEnd: Bool) -> InputKind? {
+        var index = 0
+        // A UTF-8 byte order mark, then blanks.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+            index += 1
+        }
+        guard index < bytes.count else { return atEnd ? .xml : nil }
+        // gzip, UTF-16 and binary data: the XML reader says what they are.
+        if bytes.starts(with: [0x1F, 0x8B]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+            || bytes.prefix(4096).contains(0) {
+            return .xml
+        }
+        guard bytes[index] == UInt8(ascii: "<") else { return .log(nil) }
+        // A copy of Gajim's XML console starts with its comments.
+        let rest = bytes[index...]
+        for marker in ["<!-- Incoming ", "<!-- Outgoing "] {
+            if rest.starts(with: marker.utf8) { return .log(.gajim) }
+            if rest.count < marker.utf8.count && !atEnd && marker.utf8.starts(with: rest) { return nil }
+        }
+        return .xml
+    }
+}
+
+/// A field of a stanza read from a log, as `--fields` names it (stanzaq(1), LOGS).
+enum LogFieldName: Equatable {
+    case line, time, direction, session
+    /// A column of an archive row.
+    case column(String)
+
+    init(_ name: String) {
+        switch name {
+        case "line": self = .line
+        case "time": self = .time
+        case "direction": self = .direction
+        case "session": self = .session
+        default: self = .column(name)
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .line: return "line"
+        case .time: return "time"
+        case .direction: return "direction"
+        case .session: return "session"
+        case .column(let name): return name
+        }
+    }
+
+    /// The field's value for a stanza, `nil` if the input does not tell it.
+    func value(in source: StanzaSource?) -> QueryValue? {
+        guard let source else { return nil }
+        switch self {
+        case .line: return .int(Int64(source.line))
+        case .time: return source.time.map(QueryValue.string)
+        case .direction: return source.direction.map { .string($0.rawValue) }
+        case .session: return source.session.map(QueryValue.string)
+        case .column(let name): return source.fields.first { $0.name == name }.map { .string($0.value) }
+        }
+    }
+}
