@@ -33,6 +33,16 @@ def make_input(megabytes):
     return path
 
 
+def make_log(megabytes):
+    """A Prosody debug log of the corpus's stanzas, and the same stanzas as XML."""
+    log = os.path.join(DATA, f"prosody-{megabytes:g}MB.log")
+    xml = os.path.join(DATA, f"prosody-{megabytes:g}MB-stanzas.xml")
+    if not (os.path.exists(log) and os.path.exists(xml)):
+        os.makedirs(DATA, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks/make-log.py"), CORPUS, log, xml, str(megabytes)], check=True)
+    return log, xml
+
+
 def q(text):
     return "'" + text.replace("'", "'\\''") + "'"
 
@@ -76,6 +86,14 @@ def main():
     rss_small = [peak_rss_mib(c.replace("{f}", small)) for _, c in QUERIES]
     floor = medians[0]
 
+    # A Prosody debug log against the same stanzas as XML (stanzaq(1), LOGS).
+    log, log_xml = make_log(BIG_MB)
+    log_small, _ = make_log(20)
+    log_commands = [f"{BIN} {q('body#')} {log}", f"{BIN} {q('body#')} {log_xml}"]
+    log_medians = hyperfine(log_commands, RUNS)
+    log_rss = [peak_rss_mib(log_commands[0]), peak_rss_mib(f"{BIN} {q('body#')} {log_small}")]
+    log_size, log_xml_size = os.path.getsize(log) / 1e6, os.path.getsize(log_xml) / 1e6
+
     stanza = os.path.join(ROOT, "examples/message-delay.xml")
     startup = hyperfine([f"{BIN} /@id {stanza}", f"xmllint --noout {stanza}"], 30, warmup=3)
 
@@ -96,6 +114,11 @@ def main():
     lines += [f"| stanzaq peak RSS, largest of all queries and both sizes (goal <= 25 MiB) | {max(stanzaq_rss):.1f} MiB |",
               f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
+    lines += ["", "| log benchmark | value |", "|---|---:|",
+              f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",
+              f"| stanzaq body# on the same stanzas as XML ({log_xml_size:.0f} MB), median | {log_medians[1]:.3f} s ({log_xml_size / log_medians[1]:.1f} MB/s) |",
+              f"| stanzas per second from the log / from XML (goal >= 0.7) | {log_medians[1] / log_medians[0]:.2f} |",
+              f"| peak RSS on the log, {log_size:.0f} MB / 20 MB | {log_rss[0]:.1f} MiB / {log_rss[1]:.1f} MiB |"]
     table = "\n".join(lines)
     print(table)
 
@@ -122,6 +145,9 @@ Commands (output to /dev/null):
 
 {commands}
 - single small stanza: `stanzaq /@id examples/message-delay.xml` and `xmllint --noout examples/message-delay.xml` (30 runs)
+- log: `stanzaq body# LOG` and `stanzaq body# LOG-STANZAS.xml`, where LOG is a Prosody debug log of the corpus's
+  stanzas written by benchmarks/make-log.py (RECV/SEND lines, their start-tag lines, other text) and
+  LOG-STANZAS.xml the same stanzas as one stream
 """)
 
 
