@@ -2,7 +2,8 @@
 """Writes a large Prosody debug log for benchmarks, and the same stanzas as an
 XMPP stream, so that reading the log can be compared with reading XML.
 
-The stanzas are those of the shared corpus of XEP examples. Each is logged as
+The stanzas are those of the shared corpus of XEP examples, without the
+whitespace between elements that pretty-printing put there. Each is logged as
 Prosody 0.12 logs it (stanzaq(1), LOGS; examples/logs/README.md): the file
 sink's `Mon DD HH:MM:SS NAME\\tdebug\\tMESSAGE`, mod_stanza_debug's `RECV:` /
 `SEND:` with the whole stanza (a newline inside it followed by a tab, as
@@ -22,7 +23,9 @@ text = re.sub(r"<!--.*?-->", "", open(corpus, encoding="utf-8").read(), flags=re
 ET.register_namespace("", "jabber:client")
 ET.register_namespace("stream", "http://etherx.jabber.org/streams")
 root = ET.fromstring(text)
-stanzas = [ET.tostring(child, encoding="unicode").strip() for child in root]
+# As they cross the wire: on one line, no whitespace between elements (text with
+# newlines still spans lines in the log).
+stanzas = [re.sub(r">\s+<", "><", ET.tostring(child, encoding="unicode").strip()) for child in root]
 
 log_lines, xml_parts = [], []
 for index, stanza in enumerate(stanzas):

@@ -122,3 +122,21 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
     }
     return start..<index
 }
+
+/// The String of the bytes last asked for: a log repeats its sessions and
+/// times line after line, and building a String for each costs.
+struct CachedText {
+    private var bytes: [UInt8] = []
+    private var string = ""
+
+    mutating func text(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let slice = UnsafeBufferPointer(rebasing: line[range])
+        if slice.count == bytes.count,
+           slice.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, slice.baseAddress!, slice.count) == 0 }) {
+            return string
+        }
+        bytes = Array(slice)
+        string = String(decoding: slice, as: UTF8.self)
+        return string
+    }
+}

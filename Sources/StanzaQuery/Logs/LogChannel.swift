@@ -76,14 +76,15 @@ final class LogChannel {
     // MARK: - Whole records
 
     /// The data of the whole-stanza record being read, and where each of its lines starts in the log.
-    private var wholeRecord: [UInt8]?
+    private var recordingWholeRecord = false
+    private var wholeRecord: [UInt8] = []
     private var wholeRecordLines: [(line: Int, column: Int, exact: Bool)] = []
 
     /// A record of whole stanzas starts: its data is kept, to tell what is wrong
     /// with it if it ends inside a stanza.
     func beginWholeRecord() {
-        wholeRecord = []
-        wholeRecord!.reserveCapacity(512)
+        recordingWholeRecord = true
+        wholeRecord.removeAll(keepingCapacity: true)
         wholeRecordLines.removeAll(keepingCapacity: true)
     }
 
@@ -104,9 +105,6 @@ final class LogChannel {
         guard !isStopped else { return true }
         current = source
         currentColumn = column
-        if newlineBefore {
-            _ = feedReader(newline, exactColumns: true)
-        }
         var start = 0
         while true {
             var first = start
@@ -117,21 +115,38 @@ final class LogChannel {
             restart()
             start = skip.end
         }
-        guard start < bytes.count else { return true }
-        currentColumn = column + (exactColumns ? characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) : 0)
-        if wholeRecord != nil {
-            if newlineBefore && !wholeRecordLines.isEmpty { wholeRecord!.append(0x0A) }
-            if newlineBefore || wholeRecordLines.isEmpty { wholeRecordLines.append((source.line, currentColumn, exactColumns)) }
-            wholeRecord!.append(contentsOf: bytes[start...])
+        guard start < bytes.count else {
+            if newlineBefore { return feedReader(newline, countColumns: true) }
+            return true
         }
-        segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
+        if start > 0 && exactColumns { currentColumn = column + characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) }
+        if recordingWholeRecord {
+            if newlineBefore && !wholeRecordLines.isEmpty { wholeRecord.append(0x0A) }
+            if newlineBefore || wholeRecordLines.isEmpty { wholeRecordLines.append((source.line, currentColumn, exactColumns)) }
+            wholeRecord.append(contentsOf: bytes[start...])
+        }
+        let data = UnsafeBufferPointer(rebasing: bytes[start...])
+        guard newlineBefore else {
+            segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
+                                    logColumn: currentColumn, exactColumns: exactColumns))
+            return feedReader(data, countColumns: true)
+        }
+        // The line break and the data in one call of the parser.
+        segments.append(Segment(readerLine: readerLine + 1, readerColumn: 1, logLine: source.line,
                                 logColumn: currentColumn, exactColumns: exactColumns))
-        return feedReader(UnsafeBufferPointer(rebasing: bytes[start...]), exactColumns: exactColumns)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(0x0A)
+        scratch.append(contentsOf: data)
+        // Columns are counted only when the next data may follow on the same line.
+        return scratch.withUnsafeBufferPointer { feedReader($0, countColumns: !recordingWholeRecord) }
     }
+
+    /// Bytes put together for one call of the parser.
+    private var scratch: [UInt8] = []
 
     /// Declares that the record in progress ends (its stanzas should be whole).
     func endWholeRecord() {
-        defer { wholeRecord = nil }
+        defer { recordingWholeRecord = false }
         guard !reader.isBetweenStanzas else { return }
         // libxml2 waits for more input before it reports some damage (an `&` with no
         // `;`): read the record again on its own, to its end, to learn what is wrong.
@@ -144,7 +159,8 @@ final class LogChannel {
     }
 
     private func diagnoseWholeRecord() -> LogDamage? {
-        guard let bytes = wholeRecord, !wholeRecordLines.isEmpty else { return nil }
+        let bytes = wholeRecord
+        guard recordingWholeRecord, !wholeRecordLines.isEmpty else { return nil }
         let probe = StanzaReader(defaultNamespace: defaultNamespace) { _ in true }
         do {
             try probe.feed(streamHeader + [0x0A] + bytes)
@@ -175,7 +191,7 @@ final class LogChannel {
         restart()
     }
 
-    private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, exactColumns: Bool) -> Bool {
+    private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) -> Bool {
         let wasBetween = reader.isBetweenStanzas
         endedInFeed = 0
         do {
@@ -190,7 +206,7 @@ final class LogChannel {
             restart()
             return false
         }
-        advance(over: bytes)
+        advance(over: bytes, countColumns: countColumns)
         if reader.isBetweenDocuments {
             // The stream was closed (`</stream:stream>`): what follows is read in a new one.
             restart()
@@ -205,19 +221,17 @@ final class LogChannel {
     }
 
     /// Counts lines and columns over bytes fed, as libxml2 does (characters, not bytes).
-    private func advance(over bytes: UnsafeBufferPointer<UInt8>) {
+    private func advance(over bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) {
         var lastNewline = -1
-        var index = bytes.count - 1
-        var newlines = 0
-        while index >= 0 {
-            if bytes[index] == 0x0A {
-                if lastNewline < 0 { lastNewline = index }
-                newlines += 1
-            }
-            index -= 1
+        var from = 0
+        while let found = bytes.firstIndex(of: 0x0A, from: from) {
+            readerLine += 1
+            lastNewline = found
+            from = found + 1
         }
-        if newlines > 0 {
-            readerLine += newlines
+        // The column is needed only if more data may follow on this line of the reader.
+        guard countColumns else { return }
+        if lastNewline >= 0 {
             readerColumn = 1 + characterCount(UnsafeBufferPointer(rebasing: bytes[(lastNewline + 1)...]))
         } else {
             readerColumn += characterCount(bytes)

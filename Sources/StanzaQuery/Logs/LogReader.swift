@@ -51,6 +51,8 @@ public final class LogReader {
         var direction: LogDirection?
     }
     private var channels: [ChannelKey: LogChannel] = [:]
+    /// The channel used last: consecutive records are often of the same one.
+    private var lastChannel: (key: ChannelKey, channel: LogChannel)?
     private var uses = 0
     private static let channelLimit = 256
 
@@ -306,7 +308,12 @@ public final class LogReader {
 
     private func channel(for key: ChannelKey, namespace: String?) -> LogChannel {
         uses += 1
+        if let last = lastChannel, last.key == key {
+            last.channel.lastUse = uses
+            return last.channel
+        }
         if let existing = channels[key] {
+            lastChannel = (key, existing)
             existing.lastUse = uses
             return existing
         }
@@ -314,6 +321,7 @@ public final class LogReader {
             // Forget the channel idle longest that holds no partial stanza.
             if let idle = channels.filter({ $0.value.isBetweenStanzas }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 channels[idle.key] = nil
+                if lastChannel?.key == idle.key { lastChannel = nil }
             }
         }
         let channel = LogChannel(
@@ -322,6 +330,7 @@ public final class LogReader {
             report: { [unowned self] in self.damage($0) })
         channel.lastUse = uses
         channels[key] = channel
+        lastChannel = (key, channel)
         return channel
     }
 

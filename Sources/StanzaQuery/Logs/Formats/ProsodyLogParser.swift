@@ -17,6 +17,10 @@
 /// (`gsub("\n\t?", "\n\t")`), so a stanza whose text has newlines goes on in
 /// lines that start with a tab; one tab is removed from each.
 struct ProsodyLogParser: LogLineParser {
+    /// The last session and time read, to spare building the same String on every line.
+    private var session = CachedText()
+    private var time = CachedText()
+
     /// Whether the line has the shape of a Prosody log line.
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         locate(line) != nil
@@ -47,10 +51,10 @@ struct ProsodyLogParser: LogLineParser {
         } else {
             return .text
         }
-        let session = line.string(parts.name)
+        let session = self.session.text(line, parts.name)
         header.session = session
         if header.streamNamespace == nil { header.streamNamespace = Self.streamNamespace(forSessionType: session) }
-        if let time = parts.time { header.time = line.string(time) }
+        if let time = parts.time { header.time = self.time.text(line, time) }
         return ParsedLine(kind: .record(header), payload: payloadStart..<end)
     }
 
