@@ -86,7 +86,9 @@ final class DataFormTests: XCTestCase {
     func testTypeSelection() {
         let s = stanza(single)
         XCTAssertEqual(texts(#"\submit@count\"#, in: s), ["42"])
-        XCTAssertEqual(texts(#"\SUBMIT@count\"#, in: s), ["42"])
+        // The type compares exactly, as Monal's isEqualToString: does.
+        XCTAssertEqual(texts(#"\SUBMIT@count\"#, in: s), [])
+        XCTAssertEqual(texts(#"\Submit@count\"#, in: s), [])
         XCTAssertEqual(texts(#"\result@count\"#, in: s), [])
         XCTAssertEqual(texts(#"\*@count\"#, in: s), ["42"])
         XCTAssertEqual(texts(#"\{urn:example:form}submit@count\"#, in: s), ["42"])
@@ -142,7 +144,8 @@ final class DataFormTests: XCTestCase {
         XCTAssertEqual(jsons(#"\%COLOR\"#, in: s), [color])
         XCTAssertEqual(texts(#"\%count\"#, in: s), [#"{"name":"count","value":"42","values":["42"],"options":{},"required":false}"#])
         XCTAssertEqual(texts(#"\&tags\"#, in: s), [#"{"name":"tags","type":"list-multi","value":"a","values":["a","b"],"options":{},"required":false}"#])
-        XCTAssertEqual(texts(#"\%empty\"#, in: s), [#"{"name":"empty","values":[""],"options":{},"required":false}"#])
+        // An empty <value/> is no value, as # of an empty element is no text.
+        XCTAssertEqual(texts(#"\%empty\"#, in: s), [#"{"name":"empty","values":[],"options":{},"required":false}"#])
         XCTAssertEqual(texts(#"\%novalue\"#, in: s), [#"{"name":"novalue","type":"text-single","values":[],"options":{},"required":false}"#])
         XCTAssertEqual(texts(#"\%missing\"#, in: s), [])
         XCTAssertEqual(texts(#"\{urn:example:form}submit%FORM_TYPE\"#, in: s),
@@ -162,18 +165,19 @@ final class DataFormTests: XCTestCase {
         let q = "{jabber:iq:search}query/"
         XCTAssertEqual(texts(q + #"\[0]%first\"#, in: s),
                        [#"{"name":"first","type":"text-single","value":"Benvolio","values":["Benvolio"],"options":{},"required":false}"#])
-        // <reported/> wins over the field's own type (decision 7)…
+        // Indexed, <reported/> gives the type when it has the field…
         XCTAssertEqual(texts(q + #"\[0]%jid\"#, in: s),
                        [#"{"name":"jid","type":"jid-single","value":"benvolio@montague.net","values":["benvolio@montague.net"],"options":{},"required":false}"#])
         XCTAssertEqual(texts(q + #"\[1]&jid\"#, in: s),
                        [#"{"name":"jid","type":"jid-single","value":"romeo@montague.net","values":["romeo@montague.net"],"options":{},"required":false}"#])
-        // …and the field's own type is the fallback.
+        // …and the field's own type when it does not have it.
         XCTAssertEqual(texts(q + #"\[0]%extra\"#, in: s),
                        [#"{"name":"extra","type":"boolean","value":"1","values":["1"],"options":{},"required":false}"#])
         XCTAssertEqual(texts(q + #"\[1]%extra\"#, in: s), [])
-        // Unindexed: the first item, never the form's own fields.
+        // Unindexed: the first item, never the form's own fields, and the
+        // field's own type (none here), never <reported/>'s.
         XCTAssertEqual(texts(q + #"\%first\"#, in: s),
-                       [#"{"name":"first","type":"text-single","value":"Benvolio","values":["Benvolio"],"options":{},"required":false}"#])
+                       [#"{"name":"first","value":"Benvolio","values":["Benvolio"],"options":{},"required":false}"#])
         XCTAssertEqual(texts(q + #"\%FORM_TYPE\"#, in: s), [])
         XCTAssertEqual(texts(q + #"\[2]%first\"#, in: s), [])
     }
@@ -238,5 +242,75 @@ final class DataFormTests: XCTestCase {
     func testFieldNameCharacters() {
         let s = stanza("<m><x xmlns='jabber:x:data'><field var='muc#roomconfig_room-name.2:x'><value>v</value></field></x></m>")
         XCTAssertEqual(texts(#"\@muc#roomconfig_room-name.2:x\"#, in: s), ["v"])
+    }
+}
+
+/// Data forms as Monal's code reads them (stanzaq-query(7), DATA FORMS).
+final class DataFormFidelityTests: XCTestCase {
+
+    func testFieldIsTheFirstNonEmptyValueAmongFieldsOfThatName() throws {
+        // Monal: findFirst:@"field<var=%@>/value#".
+        let s = stanza("""
+            <m><x xmlns='jabber:x:data'><field var='a'><value/><value></value></field><field var='A'><value>second</value><value>third</value></field><field var='b'><value/></field></x></m>
+            """)
+        XCTAssertEqual(texts(#"\@a\"#, in: s), ["second"])
+        XCTAssertEqual(texts(#"\@b\"#, in: s), [])
+        XCTAssertEqual(jsons(#"\%a\"#, in: s), [#"{"name":"a","values":[],"options":{},"required":false}"#])
+        XCTAssertEqual(jsons(#"\%b\"#, in: s), [#"{"name":"b","values":[],"options":{},"required":false}"#])
+        let mixed = stanza("<m><x xmlns='jabber:x:data'><field var='c' type='list-multi'><value/><value>2</value><value></value><value>3</value></field></x></m>")
+        XCTAssertEqual(texts(#"\@c\"#, in: mixed), ["2"])
+        XCTAssertEqual(jsons(#"\%c\"#, in: mixed),
+                       [#"{"name":"c","type":"list-multi","value":"2","values":["2","3"],"options":{},"required":false}"#])
+    }
+
+    func testOptionsHaveOneKeyPerValue() throws {
+        let s = stanza("""
+            <m><x xmlns='jabber:x:data'><field var='o' type='list-single'><option label='One'><value>1</value></option><option label='Two'><value>2</value></option><option label='Uno'><value>1</value></option><option><value>2</value></option></field></x></m>
+            """)
+        XCTAssertEqual(jsons(#"\%o\"#, in: s),
+                       [#"{"name":"o","type":"list-single","values":[],"options":{"1":"Uno","2":"2"},"required":false}"#])
+        XCTAssertEqual(try Query(#"\%o\"#).findFirst(in: s), .field(FieldDescription(
+            name: "o", type: "list-single", value: nil, values: [],
+            options: [KeyValue("1", "Uno"), KeyValue("2", "2")], desc: nil, required: false)))
+    }
+
+    func testTypeComesFromReportedOnlyWhenIndexed() {
+        let s = stanza("""
+            <q><x xmlns='jabber:x:data' type='result'><reported><field var='a' type='text-single'/><field var='b'/></reported><item><field var='a' type='hidden'><value>1</value></field><field var='b' type='boolean'><value>0</value></field><field var='c' type='fixed'><value>x</value></field></item></x></q>
+            """)
+        // Indexed: <reported/>'s type, none when <reported/> has the field without one…
+        XCTAssertEqual(texts(#"\[0]%a\"#, in: s), [#"{"name":"a","type":"text-single","value":"1","values":["1"],"options":{},"required":false}"#])
+        XCTAssertEqual(texts(#"\[0]%b\"#, in: s), [#"{"name":"b","value":"0","values":["0"],"options":{},"required":false}"#])
+        // …the field's own when <reported/> lacks the field.
+        XCTAssertEqual(texts(#"\[0]%c\"#, in: s), [#"{"name":"c","type":"fixed","value":"x","values":["x"],"options":{},"required":false}"#])
+        // Unindexed: the field's own.
+        XCTAssertEqual(texts(#"\%a\"#, in: s), [#"{"name":"a","type":"hidden","value":"1","values":["1"],"options":{},"required":false}"#])
+        XCTAssertEqual(texts(#"\%b\"#, in: s), [#"{"name":"b","type":"boolean","value":"0","values":["0"],"options":{},"required":false}"#])
+    }
+
+    func testTypeComparesExactly() {
+        let s = stanza("<m><x xmlns='jabber:x:data' type='Result'><field var='a'><value>1</value></field></x></m>")
+        XCTAssertEqual(texts(#"\result@a\"#, in: s), [])
+        XCTAssertEqual(texts(#"\Result@a\"#, in: s), ["1"])
+        XCTAssertEqual(texts(#"\*@a\"#, in: s), ["1"])
+    }
+
+    func testHugeIndexIsNoResult() throws {
+        let s = stanza("<q><x xmlns='jabber:x:data'><item><field var='a'><value>1</value></field></item></x></q>")
+        XCTAssertEqual(texts(#"\[0]@a\"#, in: s), ["1"])
+        XCTAssertEqual(texts(#"\[99999999999999999999999999]@a\"#, in: s), [])
+        XCTAssertEqual(texts(#"\[9223372036854775807]%a\"#, in: s), [])
+    }
+
+    func testSubqueryAfterParent() throws {
+        let s = stanza("<m><x xmlns='jabber:x:data' type='form'><field var='a'><value>1</value></field></x><b><c/></b></m>")
+        XCTAssertEqual(texts(#"{jabber:x:data}x/field/..\@a\"#, in: s), ["1"])
+        XCTAssertEqual(texts(#"{jabber:x:data}x/field/..\form\"#, in: s).count, 1)
+        XCTAssertEqual(texts(#"{jabber:x:data}x/field/..\@a\|int"#, in: s), ["1"])
+        XCTAssertEqual(evaluationError(#"b/c/..\@a\"#, in: s),
+                       "the data-form subquery at column 7 met <b> in namespace '', which is not a {jabber:x:data}x form")
+        // The reader builds deep enough for it.
+        XCTAssertEqual(try Query(#"{jabber:x:data}x/field/..\@a\"#).reach, 5)
+        XCTAssertEqual(try Query(#"\@a\"#).reach, 5)
     }
 }

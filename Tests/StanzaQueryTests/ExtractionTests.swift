@@ -10,8 +10,10 @@ final class ExtractionTests: XCTestCase {
         XCTAssertEqual(texts("{jabber:iq:roster}query@ver", in: s), ["ver7"])
         XCTAssertEqual(texts("{jabber:iq:roster}query@missing", in: s), [])
         XCTAssertEqual(texts("/@missing", in: s), [])
-        // xmlns declarations are not attributes.
-        XCTAssertEqual(texts("/@xmlns", in: s), [])
+        // The element's namespace reads as the attribute xmlns (Monal's and
+        // Prosody's models), inherited or declared.
+        XCTAssertEqual(texts("/@xmlns", in: s), ["jabber:client"])
+        XCTAssertEqual(texts("{jabber:iq:roster}query@xmlns", in: s), ["jabber:iq:roster"])
         XCTAssertEqual(jsons("/@id", in: s), ["\"q1\""])
     }
 
@@ -52,9 +54,10 @@ final class ExtractionTests: XCTestCase {
     }
 
     func testAllAttributesOfElementWithoutNamespaceOrAttributes() {
-        XCTAssertEqual(texts("/@@", in: stanza("<a/>")), [#"{"xmlns":""}"#])
+        // The empty namespace is no xmlns attribute (as in Prosody's model).
+        XCTAssertEqual(texts("/@@", in: stanza("<a/>")), [#"{}"#])
         XCTAssertEqual(texts("b@@", in: stanza("<a xmlns='urn:a'><b c='&quot;\\'/></a>")), [#"{"xmlns":"urn:a","c":"\"\\"}"#])
-        XCTAssertEqual(texts("*@@", in: stanza("<a><b x='1'/><c y='2'/></a>")), [#"{"xmlns":"","x":"1"}"#, #"{"xmlns":"","y":"2"}"#])
+        XCTAssertEqual(texts("*@@", in: stanza("<a><b x='1'/><c y='2'/></a>")), [#"{"x":"1"}"#, #"{"y":"2"}"#])
     }
 
     func testTextIsDirectTextOnly() {

@@ -73,13 +73,12 @@ final class ProsodyCompatibilityTests: XCTestCase {
         XCTAssertEqual(texts("b#", in: s), ["outer", "second"])
     }
 
-    func testTrailingEmptySegmentIsTheNodeReached() throws {
-        // Decision 1.
+    func testTrailingEmptySegmentIsTheNodeReachedBeforeAttributes() throws {
+        // stanzaq-query(7), GRAMMAR: before '@' and at the end, as in Prosody.
         let s = stanza("<a><b x='1' y='2'>t</b></a>")
         XCTAssertEqual(texts("b/@x", in: s), ["1"])
         XCTAssertEqual(texts("b/@x", in: s), texts("b@x", in: s))
-        XCTAssertEqual(texts("b/#", in: s), ["t"])
-        XCTAssertEqual(texts("b/$", in: s), ["b"])
+        XCTAssertEqual(texts("b/@@", in: s), [#"{"x":"1","y":"2"}"#])
         XCTAssertEqual(texts("b/", in: s), ["<b x='1' y='2'>t</b>"])
         XCTAssertEqual(texts("b/", in: s), texts("b", in: s))
         XCTAssertEqual(try QuerySyntax(parsing: "b/@x").steps, try QuerySyntax(parsing: "b@x").steps)
@@ -95,5 +94,47 @@ final class ProsodyCompatibilityTests: XCTestCase {
         XCTAssertEqual(texts("#", in: t), ["own"])
         // "#" of an element without text: no result (Prosody: "").
         XCTAssertEqual(texts("b/#", in: stanza("<a><b/></a>")), [])
+    }
+}
+
+/// The empty segment before '#' is a step to the children, as in Prosody's
+/// find ("a/#" is get_child_text of a: the text of a's first child in a's
+/// namespace), and `--first` gives Prosody's answer.
+final class EmptySegmentBeforeTextTests: XCTestCase {
+    let pass = stanza("""
+        <iq xmlns='jabber:client' type='set'><query xmlns='jabber:iq:pass'><expire>600</expire><close/><proxy port='43253'>1.2.3.4</proxy></query></iq>
+        """)
+
+    func testSlashHashIsTheTextOfTheChildren() throws {
+        XCTAssertEqual(try Query("{jabber:iq:pass}query/#").findFirst(in: pass), .string("600"))
+        XCTAssertEqual(texts("{jabber:iq:pass}query/#", in: pass), ["600", "1.2.3.4"])
+        // expire has no element children: "expire/#" is nothing.
+        XCTAssertEqual(texts("{jabber:iq:pass}query/expire/#", in: pass), [])
+        XCTAssertEqual(texts("{jabber:iq:pass}query/expire#", in: pass), ["600"])
+    }
+
+    func testDoubleSlashHashIsTheTextOfTheGrandchildren() {
+        let s = stanza("<r><a><x><b>1</b></x><y xmlns='urn:y'><b>2</b></y><z>3<b>4</b></z></a></r>")
+        XCTAssertEqual(texts("a//#", in: s), ["1", "4"])
+        XCTAssertEqual(texts("a/#", in: s), ["3"])
+        XCTAssertEqual(texts("a/{urn:y}/#", in: s), ["2"])
+    }
+
+    func testSlashDollarIsTheChildrensNames() {
+        XCTAssertEqual(texts("{jabber:iq:pass}query/$", in: pass), ["expire", "close", "proxy"])
+    }
+
+    func testParentThenEmptySegment() {
+        // ".." then an empty segment: the children of the parent.
+        XCTAssertEqual(texts("{jabber:iq:pass}query/proxy/../#", in: pass), ["600", "1.2.3.4"])
+        XCTAssertEqual(texts("{jabber:iq:pass}query/proxy/..@xmlns", in: pass), ["jabber:iq:pass"])
+        XCTAssertEqual(texts("{jabber:iq:pass}query/proxy/../@xmlns", in: pass), ["jabber:iq:pass"])
+    }
+
+    func testRootedEmptySegmentIsTheContextNode() {
+        let s = stanza("<a>own<b>child</b></a>")
+        XCTAssertEqual(texts("/#", in: s), ["own"])
+        XCTAssertEqual(texts("/$", in: s), ["a"])
+        XCTAssertEqual(texts("b/", in: s), ["<b>child</b>"])
     }
 }

@@ -221,9 +221,6 @@ final class SyntaxErrorTests: XCTestCase {
         assertError(#"\{}@a\"#, "expected a FORM_TYPE between '{' and '}' ('*' for any)", column: 3)
     }
 
-    func testDataFormAfterParent() {
-        assertError(#"a/..\@f\"#, "a data-form subquery needs a form element before it, not '..'", column: 5)
-    }
 
     func testDataFormOnAnotherElement() {
         let message = "a data-form subquery reads {jabber:x:data}x forms, but this segment selects "

@@ -1,55 +1,73 @@
-extension Query {
-    /// Evaluates a data-form subquery (SPEC 3.6) on one `{jabber:x:data}x`
-    /// element; `nil` when the form does not qualify or has no such field.
-    /// A field's value comes back as `.string` so that conversions apply.
-    func evaluateDataForm(_ query: QuerySyntax.DataFormSyntax, on form: Element) throws(EvaluationError) -> QueryValue? {
+extension CompiledDataForm {
+    /// Evaluates the subquery on one element, which must be a
+    /// `{jabber:x:data}x` form; `nil` when the form does not qualify or has no
+    /// such field. A field's value comes back as `.string` so that conversions
+    /// apply.
+    func evaluate(on form: Element) throws(EvaluationError) -> QueryValue? {
         guard form.name == "x" && form.namespace == dataFormsNamespace else {
             throw EvaluationError(
-                "the data-form subquery at column \(query.column) met <\(form.qualifiedName)> in namespace '\(form.namespace)', which is not a {jabber:x:data}x form")
+                "the data-form subquery at column \(syntax.column) met <\(form.qualifiedName)> in namespace '\(form.namespace)', which is not a {jabber:x:data}x form")
         }
-        if let formType = query.formType {
+        if let formType = syntax.formType {
             // FORM_TYPE is a field of the form itself, never one inside an <item/>.
             guard let field = form.formChildren("field").first(where: { $0.attribute("var") == "FORM_TYPE" }),
                   field.formChildren("value").first?.text == formType else { return nil }
         }
-        if let typeMatcher {
-            guard let type = form.attribute("type"), typeMatcher.matches(type) else { return nil }
-        }
+        guard acceptsType(of: form) else { return nil }
         let items = form.formChildren("item")
         let container: Element
-        if let index = query.index {
+        if let index = syntax.index {
             guard index < items.count else { return nil }
             container = items[index]
         } else {
             container = items.first ?? form
         }
-        guard let fieldPart = query.field, let fieldMatcher else { return .element(form) }
-        guard let field = container.formChildren("field").first(where: { $0.attribute("var").map(fieldMatcher.matches) ?? false })
-        else { return nil }
-        let firstValue = field.formChildren("value").first?.text
+        guard let fieldPart = syntax.field, let fieldMatcher else { return .element(form) }
+        // Monal reads a field as findFirst:@"field<var=%@>/value#": every field
+        // with that name, in order, and the first of their values that has text.
+        let fields = container.formChildren("field").filter { $0.attribute("var").map(fieldMatcher.matches) ?? false }
+        guard let field = fields.first else { return nil }
         switch fieldPart {
         case .value:
-            return firstValue.map(QueryValue.string)
-        case .description:
-            var type = field.attribute("type")
-            if container !== form, let name = field.attribute("var") {
-                // In an item, the field's type is declared in <reported/>.
-                let reported = form.formChildren("reported").first?.formChildren("field")
-                    .first { $0.attribute("var") == name }
-                type = reported?.attribute("type") ?? type
+            for field in fields {
+                if let value = field.values.first { return .string(value) }
             }
-            return .field(FieldDescription(
-                name: field.attribute("var") ?? "",
-                type: type,
-                value: firstValue,
-                values: field.formChildren("value").map { $0.text ?? "" },
-                options: field.formChildren("option").map { option in
-                    let value = option.formChildren("value").first?.text ?? ""
-                    return KeyValue(value, option.attribute("label") ?? value)
-                },
-                desc: field.formChildren("desc").first?.text,
-                required: !field.formChildren("required").isEmpty))
+            return nil
+        case .description:
+            return .field(describe(field, in: form, indexed: syntax.index != nil))
         }
+    }
+
+    /// `%field`: the field as Monal's `getField:` describes it.
+    private func describe(_ field: Element, in form: Element, indexed: Bool) -> FieldDescription {
+        // The type of a field of an indexed item is the one <reported/> declares
+        // for it, if <reported/> has the field (even without a type); otherwise,
+        // and without an index, the field's own.
+        var typeSource = field
+        if indexed, let fieldMatcher, let reported = form.formChildren("reported").first?.formChildren("field")
+            .first(where: { $0.attribute("var").map(fieldMatcher.matches) ?? false }) {
+            typeSource = reported
+        }
+        var options: [KeyValue] = []
+        for option in field.formChildren("option") {
+            let value = option.formChildren("value").first?.text ?? ""
+            let label = option.attribute("label") ?? value
+            // One key per value, as in Monal's dictionary: a later label replaces the earlier.
+            if let index = options.firstIndex(where: { $0.key == value }) {
+                options[index].value = label
+            } else {
+                options.append(KeyValue(value, label))
+            }
+        }
+        let values = field.values
+        return FieldDescription(
+            name: field.attribute("var") ?? "",
+            type: typeSource.attribute("type"),
+            value: values.first,
+            values: values,
+            options: options,
+            desc: field.formChildren("desc").first?.text,
+            required: !field.formChildren("required").isEmpty)
     }
 }
 
@@ -61,5 +79,11 @@ extension Element {
             result.append(child)
         }
         return result
+    }
+
+    /// The texts of a field's `<value/>`s that have text: an empty `<value/>`
+    /// is no value, as `#` of an empty element is no text.
+    fileprivate var values: [String] {
+        formChildren("value").compactMap(\.text)
     }
 }

@@ -1,17 +1,29 @@
 import Foundation
 
 /// Fills format specifiers from the arguments, in order across the whole
-/// query, once at compile time (SPEC 3.5). Nothing here reaches printf: each
-/// specifier takes its argument as text, or as an integer printed in decimal.
+/// query — and across several queries compiled together, each taking as many
+/// as it has specifiers — once at compile time (stanzaq-query(7), FORMAT
+/// ARGUMENTS). Nothing here reaches printf: each specifier takes its argument
+/// as text, or as an integer printed in decimal.
 struct ArgumentBinder {
     let arguments: [String]
-    let query: String
+    /// The query being bound, for messages.
+    private(set) var query = ""
     private var used = 0
-    private var specifierCount = 0
+    /// The arguments the queries before this one took.
+    private var usedBefore = 0
+    /// Each query bound so far and how many specifiers it has.
+    private var specifierCounts: [(query: String, count: Int)] = []
 
-    init(arguments: [String], query: String) {
+    init(arguments: [String]) {
         self.arguments = arguments
+    }
+
+    /// Starts binding `query` (the next one, when several are compiled together).
+    mutating func start(_ query: String) {
         self.query = query
+        usedBefore = used
+        specifierCounts.append((query, 0))
     }
 
     /// The value of an `=` filter, its specifiers filled.
@@ -34,10 +46,11 @@ struct ArgumentBinder {
             case .literal(let text):
                 value += text
             case .specifier(let specifier, let column):
-                specifierCount += 1
+                specifierCounts[specifierCounts.count - 1].count += 1
                 guard used < arguments.count else {
+                    let taken = usedBefore > 0 ? ", \(usedBefore) taken by the queries before this one" : ""
                     throw QueryError(
-                        "format specifier %\(specifier.rawValue) has no argument (\(arguments.count) given; add -a VALUE)",
+                        "format specifier %\(specifier.rawValue) has no argument (\(arguments.count) given\(taken); add -a VALUE)",
                         column: column, query: query)
                 }
                 let argument = arguments[used]
@@ -59,11 +72,32 @@ struct ArgumentBinder {
 
     /// Throws if arguments are left over.
     func finish() throws(QueryError) {
-        if used < arguments.count {
-            let count = specifierCount
-            throw QueryError(
-                "\(arguments.count) format argument\(arguments.count == 1 ? "" : "s") given, but the query has \(count) format specifier\(count == 1 ? "" : "s")",
-                column: nil, query: query)
+        guard used < arguments.count else { return }
+        let given = "\(arguments.count) format argument\(arguments.count == 1 ? "" : "s") given"
+        func specifiers(_ count: Int) -> String { "\(count) format specifier\(count == 1 ? "" : "s")" }
+        if specifierCounts.count == 1 {
+            throw QueryError("\(given), but the query has \(specifiers(used))", column: nil, query: query)
         }
+        let each = specifierCounts.map { "'\($0.query)' \($0.count)" }.joined(separator: ", ")
+        throw QueryError("\(given), but the queries have \(specifiers(used)) in all (\(each))", column: nil, query: query)
+    }
+}
+
+extension Query {
+    /// Compiles several queries that share one list of format arguments, in
+    /// order: the first query takes as many as it has specifiers, the next
+    /// the following ones, and so on (`stanzaq -a … -e … -e …`). An error
+    /// names the query it concerns.
+    public static func compile(_ texts: [String], arguments: [String] = [],
+                               options: QueryOptions = QueryOptions()) throws(QueryError) -> [Query] {
+        var binder = ArgumentBinder(arguments: arguments)
+        var queries: [Query] = []
+        for text in texts {
+            let syntax = try QueryParser.parse(text)
+            binder.start(text)
+            queries.append(try Query(syntax: syntax, binder: &binder, options: options))
+        }
+        try binder.finish()
+        return queries
     }
 }

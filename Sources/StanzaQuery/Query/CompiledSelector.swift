@@ -4,6 +4,8 @@ import Foundation
 /// directly, filter values bound to their arguments, regexes compiled.
 struct CompiledSelector {
     let syntax: QuerySyntax.Selector
+    /// The namespace test, a prefix resolved when `--ns` names it.
+    let namespace: QuerySyntax.NamespaceTest
     let filters: [CompiledFilter]
 
     /// - Parameter inherited: the namespace an omitted `{ns}` stands for;
@@ -16,10 +18,13 @@ struct CompiledSelector {
         case .named(let name): if element.name != name { return false }
         case .notNamed(let name): if element.name == name { return false }
         }
-        switch syntax.namespace {
+        switch namespace {
         case .any: break
         case .uri(let uri): if element.namespace != uri { return false }
         case .inherited: if let inherited, element.namespace != inherited { return false }
+        case .prefix(let prefix):
+            // Resolved where the element is, as the prefix of `@p:name` is; unbound: no match.
+            guard let uri = element.namespaceURI(forPrefix: prefix), element.namespace == uri else { return false }
         }
         for filter in filters where !(try filter.matches(element, limits: limits)) { return false }
         return true
@@ -84,10 +89,14 @@ extension QuerySyntax.AttributeName {
 
 extension Element {
     /// The attribute as an `@` extraction or a filter names it; `nil` if absent.
+    /// The element's namespace is its attribute `xmlns`, as in Monal's and
+    /// Prosody's models (absent in the empty namespace, as in Prosody's).
     func value(of attribute: QuerySyntax.AttributeName) -> String? {
         let namespace: String
         switch attribute.namespace {
-        case .none: namespace = ""
+        case .none:
+            if attribute.name == "xmlns" { return self.namespace.isEmpty ? nil : self.namespace }
+            namespace = ""
         case .uri(let uri): namespace = uri
         case .prefix(let prefix):
             guard let uri = namespaceURI(forPrefix: prefix) else { return nil }

@@ -221,15 +221,17 @@ extension Query {
         case nil:
             return emit(.element(node))
         case .allAttributes?:
-            return emit(.attributes([KeyValue("xmlns", node.namespace)] + node.attributes.map { KeyValue($0.qualifiedName, $0.value) }))
-        case .attribute(let attribute)?:
-            string = node.value(of: attribute)
+            // The namespace is the attribute xmlns, as in Monal's and Prosody's models.
+            let xmlns = node.namespace.isEmpty ? [] : [KeyValue("xmlns", node.namespace)]
+            return emit(.attributes(xmlns + node.attributes.map { KeyValue($0.qualifiedName, $0.value) }))
+        case .attribute?:
+            string = extractedAttribute.flatMap(node.value(of:))
         case .text?:
             string = node.text
         case .name?:
             string = node.name
-        case .dataForm(let form)?:
-            guard let result = try evaluateDataForm(form, on: node) else { return true }
+        case .dataForm?:
+            guard let result = try dataForm?.evaluate(on: node) else { return true }
             switch result {
             case .string(let value): string = value
             default: return emit(result)

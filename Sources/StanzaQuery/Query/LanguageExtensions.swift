@@ -8,10 +8,16 @@ public struct QueryOptions: Equatable, Sendable {
     /// (stanzaq-query(7), EXTENSIONS). `false` (`stanzaq --monal`) makes each
     /// one a ``QueryError`` that names it, for queries meant for Monal or Prosody.
     public var extensions: Bool
+    /// Prefix → namespace URI bindings for the prefixes of prefixed names
+    /// (`stream:features`, `@p:a`, `<p:a=v>`), applied when the query is
+    /// compiled: they take precedence over the prefixes the stanzas bind
+    /// (`stanzaq --ns PREFIX=URI`). `xml` is always bound to its namespace.
+    public var namespaces: [String: String]
 
-    public init(caseSensitive: Bool = false, extensions: Bool = true) {
+    public init(caseSensitive: Bool = false, extensions: Bool = true, namespaces: [String: String] = [:]) {
         self.caseSensitive = caseSensitive
         self.extensions = extensions
+        self.namespaces = namespaces
     }
 }
 
@@ -36,6 +42,10 @@ extension QuerySyntax {
             case .anyDepth(let column):
                 found.append(.init(message: "Monal's language has no '**' (any depth, a stanzaq extension)", column: column))
             case .select(let selector):
+                if case .prefix(let prefix) = selector.namespace {
+                    found.append(.init(message: "Monal's language has no prefixed element name '\(prefix):…' (a stanzaq extension)",
+                                       column: selector.column))
+                }
                 for filter in selector.filters {
                     if case .text = filter.subject {
                         let form = if case .equals = filter.test { "<#=…>" } else { "<#~…>" }

@@ -31,11 +31,18 @@ public final class Query {
     }
 
     /// Compiles an already parsed query with `arguments`.
-    public init(syntax: QuerySyntax, arguments: [String] = [], options: QueryOptions = QueryOptions()) throws(QueryError) {
+    public convenience init(syntax: QuerySyntax, arguments: [String] = [], options: QueryOptions = QueryOptions()) throws(QueryError) {
+        var binder = ArgumentBinder(arguments: arguments)
+        binder.start(syntax.text)
+        try self.init(syntax: syntax, binder: &binder, options: options)
+        try binder.finish()
+    }
+
+    init(syntax: QuerySyntax, binder: inout ArgumentBinder, options: QueryOptions) throws(QueryError) {
         self.syntax = syntax
         self.options = options
         if !options.extensions { try syntax.rejectExtensions() }
-        var binder = ArgumentBinder(arguments: arguments, query: syntax.text)
+        let aliases = PrefixAliases(options.namespaces)
         let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var steps: [Step] = []
         for step in syntax.steps {
@@ -52,34 +59,33 @@ public final class Query {
                         let value = try binder.bind(parts)
                         let test: CompiledFilter.Test = options.caseSensitive
                             ? .equalsExactly(ExactMatcher(value)) : .equals(CaselessMatcher(value))
-                        filters.append(.init(subject: filter.subject, test: test))
+                        filters.append(.init(subject: aliases.resolve(filter.subject), test: test))
                     case .matches(let parts, let column):
                         let pattern = try binder.bindPattern(parts)
                         do {
                             let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                            filters.append(.init(subject: filter.subject, test: .matches(regex)))
+                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex)))
                         } catch {
                             throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
                         }
                     }
                 }
-                steps.append(.select(CompiledSelector(syntax: selector, filters: filters)))
+                steps.append(.select(CompiledSelector(syntax: selector, namespace: aliases.resolve(selector.namespace),
+                                                      filters: filters)))
             }
         }
-        try binder.finish()
+        if case .attribute(let attribute)? = syntax.extraction {
+            extractedAttribute = aliases.resolve(attribute)
+        } else {
+            extractedAttribute = nil
+        }
         self.steps = steps
         hasParentStep = steps.contains { if case .parent = $0 { return true } else { return false } }
         hasAnyDepthStep = steps.contains { if case .anyDepth = $0 { return true } else { return false } }
-        fieldMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
-            guard case .dataForm(let form) = extraction else { return nil }
-            switch form.field {
-            case .value(let name)?, .description(let name)?: return CaselessMatcher(name)
-            case nil: return nil
-            }
-        }
-        typeMatcher = syntax.extraction.flatMap { extraction -> CaselessMatcher? in
-            guard case .dataForm(let form) = extraction else { return nil }
-            return form.type.map(CaselessMatcher.init)
+        if case .dataForm(let form)? = syntax.extraction {
+            dataForm = CompiledDataForm(form)
+        } else {
+            dataForm = nil
         }
     }
 
@@ -89,8 +95,10 @@ public final class Query {
     let hasParentStep: Bool
     /// Whether the path has a `**` segment (evaluated in one walk over the tree).
     let hasAnyDepthStep: Bool
-    let fieldMatcher: CaselessMatcher?
-    let typeMatcher: CaselessMatcher?
+    /// The data-form subquery that ends the query, ready to match fields.
+    let dataForm: CompiledDataForm?
+    /// The attribute an `@` extraction reads, its prefix resolved by the aliases.
+    let extractedAttribute: QuerySyntax.AttributeName?
 
     /// The query as written.
     public var text: String { syntax.text }
@@ -111,9 +119,9 @@ public final class Query {
             }
             deepest = max(deepest, depth)
         }
-        if case .dataForm? = syntax.extraction {
-            // <x/> → <item/> → <field/> → <option/> → <value/>
-            return deepest + 4
+        if dataForm != nil {
+            // The form is where the path ends; the subquery reads below it.
+            return max(deepest, depth + CompiledDataForm.reach)
         }
         return deepest
     }
@@ -137,10 +145,18 @@ public final class Query {
 
     /// The first result, or `nil` (Monal's `findFirst:`, Prosody's `find`).
     /// Parameters and errors as for ``find(in:strict:limits:)``.
+    ///
+    /// With `strict`, every result is still converted and checked, as Monal's
+    /// `findFirst:` evaluates the whole query: the answer is the same as
+    /// without it, or an error.
     public func findFirst(in element: Element, strict: Bool = false,
                           limits: EvaluationLimits = .default) throws(EvaluationError) -> QueryValue? {
         var first: QueryValue?
-        try evaluate(on: element, strict: strict, limits: limits) { first = $0; return false }
+        let checkAll = strict && syntax.conversion != nil
+        try evaluate(on: element, strict: strict, limits: limits) { value in
+            if first == nil { first = value }
+            return checkAll
+        }
         return first
     }
 

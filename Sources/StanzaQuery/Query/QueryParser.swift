@@ -48,10 +48,13 @@ struct QueryParser {
         syntax.extraction = try parseExtraction()
         if case .dataForm? = syntax.extraction {
             try defaultToForm(&syntax, column: extractionColumn)
-        } else if case .select(let last)? = syntax.steps.last, last.isEmpty, last.filters.isEmpty {
-            // A trailing empty segment is the node reached, as in Prosody's
-            // find ("a/@x" is "a@x", "a/" is "a") and as SPEC's "item/../@ver"
-            // needs; Monal's "/@attr" is the same rule on the context node.
+        } else if case .select(let last)? = syntax.steps.last, last.isEmpty, last.filters.isEmpty,
+                  syntax.extraction.map(\.readsTheNodeReached) ?? true {
+            // A trailing empty segment before '@' or at the end is the node
+            // reached, as in Prosody's find ("a/@x" is "a@x", "a/" is "a"), and
+            // "item/../@ver" reads the parent's attribute. Before '#' (and '$')
+            // it is a step to the children, as in Prosody's find ("a/#" is the
+            // text of a's first child: get_child_text).
             syntax.steps.removeLast()
         }
         if scanner.peek == "|" {
@@ -92,8 +95,12 @@ struct QueryParser {
             selector.namespace = try parseBraced(what: "namespace", allowStar: true).map { .uri($0) } ?? .any
         }
         if scanner.eat("!") {
+            let nameColumn = scanner.column
             let name = scanner.name()
             if name.isEmpty { throw scanner.error("expected an element name after '!'") }
+            if name.contains(":") {
+                throw scanner.error("a negated name takes no prefix: write {namespace}!name", at: nameColumn)
+            }
             selector.name = .notNamed(name)
         } else if scanner.eat("*") {
             if scanner.peek == "*" {
@@ -101,8 +108,23 @@ struct QueryParser {
             }
             selector.name = .any
         } else {
+            let nameColumn = scanner.column
             let name = scanner.name()
-            if !name.isEmpty { selector.name = .named(name) }
+            if let colon = name.firstIndex(of: ":") {
+                // A prefixed name (stanzaq-query(7), "Prefixed names"): the prefix is
+                // resolved where the element is, or by --ns.
+                let prefix = String(name[..<colon]), local = String(name[name.index(after: colon)...])
+                if prefix.isEmpty || local.isEmpty || local.contains(":") {
+                    throw scanner.error("'\(name)' is not an element name: write prefix:name or {namespace}name", at: nameColumn)
+                }
+                if selector.namespace != .inherited {
+                    throw scanner.error("'\(name)' has a prefix and a {namespace}: write one of them", at: nameColumn)
+                }
+                selector.namespace = .prefix(prefix)
+                selector.name = .named(local)
+            } else if !name.isEmpty {
+                selector.name = .named(name)
+            }
         }
         while scanner.peek == "<" {
             selector.filters.append(try parseFilter())
@@ -286,9 +308,11 @@ struct QueryParser {
             let open = scanner.column
             scanner.advance()
             let digits = scanner.read { ("0"..."9").contains($0) }
-            guard !digits.isEmpty, let index = Int(digits) else {
+            guard !digits.isEmpty else {
                 throw scanner.error("expected an item index (0, 1, …) after '['", at: open + 1)
             }
+            // An index beyond Int is beyond every form's items: no result, not an error.
+            let index = Int(digits) ?? Int.max
             guard scanner.eat("]") else { throw scanner.error("expected ']' to close the item index") }
             form.index = index
         }
@@ -314,13 +338,14 @@ struct QueryParser {
             if syntax.steps.isEmpty {
                 // A bare `\…\`: the forms among the context node's children.
                 syntax.steps = [.select(.init(namespace: .uri(dataFormsNamespace), name: .named("x"), filters: [], column: column))]
-                return
             }
             if case .anyDepth? = syntax.steps.last {
                 // `**` reaches every element, and most are not forms.
                 throw scanner.error("a data-form subquery after '**' would read every element as a form: write **/\\…\\ for the forms at any depth", at: column)
             }
-            throw scanner.error("a data-form subquery needs a form element before it, not '..'", at: column)
+            // After '..' the subquery reads the node reached, which must be a form
+            // (checked on each stanza): it is an extraction like any other.
+            return
         }
         if selector.isEmpty {
             selector.namespace = .uri(dataFormsNamespace)
@@ -372,4 +397,15 @@ extension QuerySyntax {
 }
 
 let dataFormsNamespace = "jabber:x:data"
+
+extension QuerySyntax.Extraction {
+    /// Whether a trailing empty segment before this extraction is the node
+    /// reached rather than a step to the children: `@name` and `@@`.
+    fileprivate var readsTheNodeReached: Bool {
+        switch self {
+        case .attribute, .allAttributes: return true
+        case .text, .name, .dataForm: return false
+        }
+    }
+}
 private let conversionList = Conversion.allCases.map(\.rawValue).joined(separator: ", ")

@@ -51,6 +51,9 @@ public struct QuerySyntax: Equatable, Sendable {
         case any
         /// `{uri}`
         case uri(String)
+        /// `prefix:name`: the namespace `prefix` is bound to, by `--ns` or in
+        /// the scope of the element being matched (a stanzaq extension).
+        case prefix(String)
     }
 
     public enum NameTest: Equatable, Sendable {

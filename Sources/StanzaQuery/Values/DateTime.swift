@@ -24,7 +24,7 @@ public struct DateTime: Equatable, Comparable, Sendable {
         (lhs.seconds, lhs.microseconds) < (rhs.seconds, rhs.microseconds)
     }
 
-    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm)`; a fraction of any length
+    /// Parses `YYYY-MM-DDThh:mm:ss[.fraction](Z|±hh:mm|±hhmm)`; a fraction of any length
     /// is read to the microsecond (truncated). Returns `nil` for anything else.
     public init?(xep0082 text: String) {
         let b = Array(text.utf8)
@@ -67,8 +67,10 @@ public struct DateTime: Equatable, Comparable, Sendable {
         } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
             i += 1
-            guard let offsetHours = number(2), eat(":"), let offsetMinutes = number(2),
-                  offsetHours <= 23, offsetMinutes <= 59 else { return nil }
+            // ±hh:mm, or ±hhmm as Monal's second date formatter reads it.
+            guard let offsetHours = number(2) else { return nil }
+            _ = eat(":")
+            guard let offsetMinutes = number(2), offsetHours <= 23, offsetMinutes <= 59 else { return nil }
             offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
             return nil

@@ -339,7 +339,6 @@ public final class StanzaReader {
             return
         }
         let localName = name(localName) ?? ""
-        let namespace = name(uri) ?? defaultNamespace ?? ""
         var declarations: [NamespaceDeclaration] = []
         if namespaceCount > 0, let namespaces {
             declarations.reserveCapacity(Int(namespaceCount))
@@ -348,6 +347,7 @@ public final class StanzaReader {
                     prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
             }
         }
+        let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
         if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
             skipped += 1
             return
@@ -382,6 +382,19 @@ public final class StanzaReader {
             element.inheritedDeclarations = streamScope
         }
         open.append(element)
+    }
+
+    /// The namespace of an unprefixed element that has none: `-N`'s, unless a
+    /// default namespace declaration is in scope — which, as the element has
+    /// no namespace, can only be an explicit `xmlns=''` undeclaring it.
+    private func defaultNamespace(_ declarations: [NamespaceDeclaration]) -> String? {
+        guard let defaultNamespace else { return nil }
+        func declaresDefault(_ list: [NamespaceDeclaration]) -> Bool { list.contains { $0.prefix == nil } }
+        if declaresDefault(declarations) || open.contains(where: { declaresDefault($0.namespaceDeclarations) })
+            || (inStream && declaresDefault(streamScope)) {
+            return nil
+        }
+        return defaultNamespace
     }
 
     func endElement() {
