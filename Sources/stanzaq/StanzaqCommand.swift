@@ -93,6 +93,10 @@ struct StanzaqCommand: ParsableCommand {
     @Option(name: [.customShort("N"), .customLong("default-namespace")], help: ArgumentHelp("Read stanzas with no namespace in scope as if NS were the default.", valueName: "NS"))
     var defaultNamespace: String?
 
+    @Option(name: .customLong("ns"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Bind PREFIX for prefixed names in queries (stream:features, @p:a); repeatable.", valueName: "PREFIX=URI"))
+    var namespaceAliases: [String] = []
+
     @Flag(help: "Conversions must succeed on the whole value; a failure is an error for that stanza.")
     var strict = false
 
@@ -122,7 +126,8 @@ struct StanzaqCommand: ParsableCommand {
 
     /// How queries are compiled.
     private var queryOptions: QueryOptions {
-        QueryOptions(caseSensitive: caseSensitive, extensions: !monal)
+        // --ns is checked in validate().
+        QueryOptions(caseSensitive: caseSensitive, extensions: !monal, namespaces: (try? namespaces()) ?? [:])
     }
 
     @Option(name: .customLong("log"), help: ArgumentHelp(
@@ -182,6 +187,7 @@ struct StanzaqCommand: ParsableCommand {
         if let fields, fields.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
+        _ = try namespaces()
     }
 
     /// How to read the inputs: `--xml`, `--log[=FORMAT]`, or recognise each.
@@ -196,6 +202,11 @@ struct StanzaqCommand: ParsableCommand {
         var names = (fields ?? "").split(separator: ",").map { LogFieldName(String($0)) }
         if lineNumber && !names.contains(.line) { names.insert(.line, at: 0) }
         return names
+    }
+
+    /// The `--ns PREFIX=URI` aliases.
+    func namespaces() throws -> [String: String] {
+        try parseNamespaceAliases(namespaceAliases)
     }
 
     mutating func run() throws {
@@ -213,14 +224,14 @@ struct StanzaqCommand: ParsableCommand {
 
         if explain {
             // Every argument is a query here: --explain reads no input.
-            for text in texts + paths {
-                // Format arguments are checked only when some are given.
-                let syntax = arguments.isEmpty ? try parse(text) : try compile(text).syntax
+            // Format arguments are checked only when some are given.
+            let syntaxes = arguments.isEmpty ? try (texts + paths).map(parse) : try compile(texts + paths).map(\.syntax)
+            for syntax in syntaxes {
                 print(syntax.explanation(options: queryOptions))
             }
             return
         }
-        let compiled = try texts.map(compile)
+        let compiled = try compile(texts)
         if paths.isEmpty { paths = ["-"] }
         if follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         Interruption.install()
@@ -239,7 +250,8 @@ struct StanzaqCommand: ParsableCommand {
         let sink = OutputSink(fileDescriptor: 1)
         let searcher = Searcher(
             queries: compiled, mode: mode, invert: invert, firstOnly: first, strict: strict,
-            defaultNamespace: defaultNamespace, lineBuffered: lineBuffered || stdoutIsTerminal || follow,
+            defaultNamespace: defaultNamespace, namespaceAliases: queryOptions.namespaces,
+            lineBuffered: lineBuffered || stdoutIsTerminal || follow,
             rows: compiled.count > 1 || format == .tsv, formatter: formatter, output: sink)
         searcher.input = inputKind
         searcher.direction = direction
@@ -259,10 +271,11 @@ struct StanzaqCommand: ParsableCommand {
         }
     }
 
-    private func compile(_ text: String) throws -> Query {
+    /// Compiles the queries, which take the format arguments in order.
+    private func compile(_ texts: [String]) throws -> [Query] {
         do {
-            return try Query(text, arguments: arguments, options: queryOptions)
-        } catch {
+            return try Query.compile(texts, arguments: arguments, options: queryOptions)
+        } catch let error as QueryError {
             throw QueryFailure(error: error)
         }
     }

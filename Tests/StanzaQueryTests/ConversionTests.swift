@@ -203,7 +203,7 @@ final class ConversionTests: XCTestCase {
         XCTAssertEqual(convert(.datetime, "2002-09-10T23:08:25.123Z"), "2002-09-10T23:08:25.123Z")
         XCTAssertEqual(convert(.datetime, "2002-09-10T23:08:25.500000Z"), "2002-09-10T23:08:25.5Z")
         XCTAssertEqual(convert(.datetime, "2002-09-10T23:08:25.000Z"), "2002-09-10T23:08:25Z")
-        // Fractions of any length, kept to the microsecond (decision 9).
+        // Fractions of any length, kept to the microsecond (stanzaq-query(7), COMPATIBILITY, decision 9).
         XCTAssertEqual(convert(.datetime, "2002-09-10T23:08:25.1234567891Z"), "2002-09-10T23:08:25.123456Z")
         XCTAssertEqual(convert(.datetime, "2002-09-10T23:08:25.000001Z"), "2002-09-10T23:08:25.000001Z")
         // Offsets.

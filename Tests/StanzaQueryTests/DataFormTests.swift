@@ -36,7 +36,7 @@ final class DataFormTests: XCTestCase {
         let s = stanza(single)
         XCTAssertEqual(texts(#"\@missing\"#, in: s), [])
         XCTAssertEqual(texts(#"\@novalue\"#, in: s), [])
-        // Decision 5: an empty first value is no value.
+        // stanzaq-query(7), COMPATIBILITY, decision 5: an empty value is no value.
         XCTAssertEqual(texts(#"\@empty\"#, in: s), [])
         XCTAssertEqual(texts(#"\@coun\"#, in: s), [])
     }
@@ -61,7 +61,7 @@ final class DataFormTests: XCTestCase {
         XCTAssertEqual(texts(#"\{urn:example:form}@count\"#, in: s), ["42"])
         XCTAssertEqual(texts(#"\{urn:example:other}@count\"#, in: s), [])
         XCTAssertEqual(texts(#"\{*}@count\"#, in: s), ["42"])
-        // FORM_TYPE compares exactly (decision 6).
+        // FORM_TYPE compares exactly (stanzaq-query(7), COMPATIBILITY, decision 6).
         XCTAssertEqual(texts(#"\{URN:EXAMPLE:FORM}@count\"#, in: s), [])
         // A form without FORM_TYPE never matches a FORM_TYPE.
         let plain = stanza("<m><x xmlns='jabber:x:data' type='form'><field var='a'><value>1</value></field></x></m>")
@@ -214,7 +214,7 @@ final class DataFormTests: XCTestCase {
     // MARK: Where the subquery applies
 
     func testBareSubqueryReadsTheContextNodesForms() {
-        // Decision 2.
+        // stanzaq-query(7), COMPATIBILITY, decision 2.
         let s = stanza(single)
         XCTAssertEqual(texts(#"\@count\"#, in: s), ["42"])
         // A rooted empty segment: the context node itself, when it is a form.

@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// Input is UTF-8 only (docs/decisions.md 20), and messages stay on one line.
+/// Input is UTF-8 only (stanzaq(1), INPUT), and messages stay on one line.
 final class EncodingTests: XCTestCase {
     private func read(_ bytes: [UInt8], chunk: Int) -> (stanzas: [String], error: String?) {
         var stanzas: [String] = []

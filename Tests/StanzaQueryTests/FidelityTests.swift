@@ -191,7 +191,7 @@ final class ArgumentsAcrossQueriesTests: XCTestCase {
     func testTooManyNamesEveryQuery() {
         XCTAssertThrowsError(try Query.compile(["a<v=%@>@id", "a@id"], arguments: ["x", "y"])) { error in
             XCTAssertEqual((error as? QueryError)?.description,
-                           "query: 2 format arguments given, but the queries have 1 format specifier in all ('a<v=%@>@id' 1, 'a@id' 0)")
+                           "query: 2 format arguments given, but the queries have 1 format specifier in all ('a<v=%@>@id' takes 1, 'a@id' takes 0)")
         }
         XCTAssertThrowsError(try Query.compile(["a@id"], arguments: ["x"])) { error in
             XCTAssertEqual((error as? QueryError)?.description, "query: 1 format argument given, but the query has 0 format specifiers")

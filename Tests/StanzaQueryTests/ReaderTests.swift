@@ -206,7 +206,7 @@ final class ReaderTests: XCTestCase {
     }
 
     func testInputCutOffAnywhereInAStanza() {
-        // Decision 19, whatever libxml2 calls the place where the input stops.
+        // stanzaq(1), INPUT (an unclosed stream is fine, a cut-off stanza is not), whatever libxml2 calls the place where the input stops.
         let cases = [
             ("<a><b x='1'", "1:12: unexpected end of input: <a> is not closed"),
             ("<a><b x='1", "1:11: unexpected end of input: <a> is not closed"),

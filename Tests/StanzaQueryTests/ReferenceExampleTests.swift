@@ -227,7 +227,7 @@ final class ReferenceExampleTests: XCTestCase {
 
     func testExample6ObjectiveCSpellingIsAccepted() throws {
         let iq = stanza(example6)
-        // Decision 3: the doubled backslashes of the reference's Objective-C source.
+        // stanzaq-query(7), COMPATIBILITY, decision 3: the doubled backslashes of the reference's Objective-C source.
         let doubled = try Query(#"{http://jabber.org/protocol/disco#info}query/\\{urn:xmpp:http:upload:0}result@max-file-size\\|int"#)
         XCTAssertEqual(try doubled.find(in: iq).map(\.text), ["5242880"])
         let single = try Query(#"{http://jabber.org/protocol/disco#info}query/\{urn:xmpp:http:upload:0}result@max-file-size\|int"#)

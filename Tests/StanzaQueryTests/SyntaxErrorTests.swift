@@ -97,7 +97,7 @@ final class SyntaxErrorTests: XCTestCase {
     }
 
     func testFilterNeedsAValue() {
-        // Decision 4.
+        // stanzaq-query(7), COMPATIBILITY, decision 4.
         assertError("a<type=>", "expected a value after '=' (to match an empty value, use <type~^$>)", column: 8)
     }
 

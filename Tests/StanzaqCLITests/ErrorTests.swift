@@ -93,7 +93,8 @@ final class ErrorTests: CLITestCase {
     /// the others go on, exit 2.
     func testStrict() throws {
         let scratch = try ScratchDirectory()
-        try scratch.write("values.xml", "<m><v>12</v></m>\n<m><v>x</v></m>\n<m><v> 7 </v></m>\n")
+        // int skips leading whitespace itself: " 7" is valid, "7 " would not be.
+        try scratch.write("values.xml", "<m><v>12</v></m>\n<m><v>x</v></m>\n<m><v> 7</v></m>\n")
         try assertStanzaq(["v#|int", "values.xml"], in: scratch.url, stdout: "12\n0\n7\n", status: 0)
         let result = try assertStanzaq(["--strict", "v#|int", "values.xml"], in: scratch.url,
                                        stdout: "12\n7\n", stderr: nil, status: 2)
@@ -114,8 +115,12 @@ final class ErrorTests: CLITestCase {
     func testStrictBoolAndUint() throws {
         try assertStanzaq(["--strict", "v#|bool"], stdin: "<m><v>0</v></m><m><v>true</v></m>",
                           stdout: "false\ntrue\n", status: 0)
-        try assertStanzaq(["--strict", "v#|uint"], stdin: "<m><v>18446744073709551615</v></m>",
-                          stdout: "18446744073709551615\n", status: 0)
+        try assertStanzaq(["--strict", "v#|uint"], stdin: "<m><v>9223372036854775807</v></m>",
+                          stdout: "9223372036854775807\n", status: 0)
+        // Without --strict this is 9223372036854775807 (saturated): strict says so.
+        try assertStanzaq(["--strict", "v#|uint"], stdin: "<m><v>18446744073709551615</v></m>", stdout: "",
+                          stderr: "(standard input):stanza 1: query 'v#|uint': '18446744073709551615' is not an integer from 0 to 9223372036854775807 (|uint)\n",
+                          status: 2)
         let result = try assertStanzaq(["--strict", "v#|uint"], stdin: "<m><v>-1</v></m>", stdout: "", stderr: nil, status: 2)
         XCTAssertTrue(result.stderr.hasPrefix("(standard input):stanza 1: query 'v#|uint': "), result.stderr)
     }

@@ -78,7 +78,7 @@ struct ArgumentBinder {
         if specifierCounts.count == 1 {
             throw QueryError("\(given), but the query has \(specifiers(used))", column: nil, query: query)
         }
-        let each = specifierCounts.map { "'\($0.query)' \($0.count)" }.joined(separator: ", ")
+        let each = specifierCounts.map { "'\($0.query)' takes \($0.count)" }.joined(separator: ", ")
         throw QueryError("\(given), but the queries have \(specifiers(used)) in all (\(each))", column: nil, query: query)
     }
 }

@@ -31,17 +31,19 @@ public struct KeyValue: Equatable, Sendable {
     }
 }
 
-/// What `%field` says of a data-form field (SPEC 3.6).
+/// What `%field` says of a data-form field (stanzaq-query(7), DATA FORMS).
 public struct FieldDescription: Equatable, Sendable {
     /// The field's `var`.
     public var name: String
-    /// Its `type`: from `<reported/>` for a field of an item, else its own; `nil` if none.
+    /// Its `type`: with an index, from the field of that name in `<reported/>`
+    /// if there is one, else the field's own; `nil` when that one has none.
     public var type: String?
-    /// The first value (what `@field` gives), `nil` if none.
+    /// The first value with text (what `@field` gives), `nil` if none.
     public var value: String?
-    /// Every `<value/>`, in order.
+    /// The `<value/>`s with text, in order (an empty `<value/>` is no value).
     public var values: [String]
-    /// `<option/>`s: value → label (the label defaults to the value).
+    /// `<option/>`s: value → label (the label defaults to the value), one
+    /// entry per value: a later option with the same value replaces the label.
     public var options: [KeyValue]
     /// The `<desc/>` text, `nil` if none.
     public var desc: String?

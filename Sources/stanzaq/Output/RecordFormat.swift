@@ -132,16 +132,20 @@ struct RecordFormatter {
         }
     }
 
-    /// A TSV field: the text rendering with tabs and newlines written as `\t`
-    /// and `\n`; bytes from `|base64` as base64 text, since raw bytes would break the row.
+    /// A TSV field: the text rendering with backslash, tab, newline and carriage
+    /// return written as `\\`, `\t`, `\n` and `\r` (the escapes of PostgreSQL's and
+    /// MySQL's text exports), so that a row can be decoded back; bytes from
+    /// `|base64` as base64 text, since raw bytes would break the row.
     private func writeField(_ value: QueryValue, into out: inout [UInt8]) {
         var field: [UInt8] = []
         if case .data = value { value.writeJSON(into: &field, options: render); field = Array(field.dropFirst().dropLast()) }
         else { value.writeText(into: &field, options: render) }
         for byte in field {
             switch byte {
+            case 0x5C: out.append(contentsOf: "\\\\".utf8)
             case 0x09: out.append(contentsOf: "\\t".utf8)
             case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
             default: out.append(byte)
             }
         }

@@ -42,9 +42,14 @@ final class Searcher {
     private(set) var failed = false
     private var total = 0
 
+    /// The prefixes of prefixed names not yet seen bound in the input.
+    private var unboundPrefixes: UnboundPrefixes
+
     init(queries: [Query], mode: Mode, invert: Bool, firstOnly: Bool, strict: Bool, defaultNamespace: String?,
-         lineBuffered: Bool, rows: Bool, formatter: RecordFormatter, output: OutputSink) {
+         namespaceAliases: [String: String] = [:], lineBuffered: Bool, rows: Bool, formatter: RecordFormatter,
+         output: OutputSink) {
         self.queries = queries
+        unboundPrefixes = UnboundPrefixes(queries: queries, aliases: namespaceAliases)
         self.mode = mode
         self.invert = invert
         self.firstOnly = firstOnly
@@ -88,6 +93,7 @@ final class Searcher {
             output.write(formatter.countRecord(file: nil, count: total))
         }
         output.flush()
+        unboundPrefixes.warnings.forEach(printError)
     }
 
     private func search(path: String) {
@@ -106,6 +112,7 @@ final class Searcher {
         stanzaNumber = 0
         // Every stanza, from the XML reader or the log reader.
         let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
+            self.unboundPrefixes.observe(stanza)
             self.stanzaNumber += 1
             if let direction = self.direction, source?.direction != direction { return self.goesOn }
             self.source = source
@@ -200,8 +207,11 @@ final class Searcher {
         for query in queries {
             do {
                 if mode != .results {
-                    // Only whether there is a result matters.
-                    if try query.check(in: stanza, strict: strict) { hasResult = true; break }
+                    // Only whether there is a result matters; --strict checks every query.
+                    if try query.check(in: stanza, strict: strict) {
+                        hasResult = true
+                        if !strict { break }
+                    }
                 } else if firstOnly {
                     if let value = try query.findFirst(in: stanza, strict: strict) {
                         hasResult = true
