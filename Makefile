@@ -16,9 +16,10 @@ MANDIR   = $(DESTDIR)$(PREFIX)/share/man
 RELEASE  = .build/release/stanzaq
 
 # System packages (Debian names): the C libraries stanzaq links, and the tools
-# its tests and benchmarks use.
+# its tests and benchmarks use (prosody and lua5.4: the differential test runs
+# Prosody's own util.stanza).
 BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev
-TEST_PACKAGES  = mandoc man-db jq
+TEST_PACKAGES  = mandoc man-db jq prosody lua5.4
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
