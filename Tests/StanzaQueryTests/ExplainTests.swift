@@ -71,14 +71,14 @@ final class ExplainTests: XCTestCase {
             query: *<xml:lang=de><{urn:x}a~.>@{urn:y}b
             start: the children of the context node
             1. select: any element in the parent's namespace
-               where 'xml:lang' (prefix resolved on the element) equals 'de', ignoring case
+               where 'xml:lang' (prefix resolved by --ns, else on the element) equals 'de', ignoring case
                where 'a' in namespace 'urn:x' matches the regular expression '.', ignoring case
             extract: attribute 'b' in namespace 'urn:y'
             """)
         XCTAssertEqual(explain("@p:a"), """
             query: @p:a
             start: the context node itself
-            extract: attribute 'p:a' (prefix resolved on the element)
+            extract: attribute 'p:a' (prefix resolved by --ns, else on the element)
             """)
     }
 
@@ -129,7 +129,7 @@ final class ExplainTests: XCTestCase {
             "bool": "bool (true for 'true' or '1', else false)",
             "int": "int (leading integer, saturating; 0 if none)",
             "uint": "uint (the int, reinterpreted as unsigned)",
-            "double": "double (longest valid prefix; 0 if none)",
+            "double": "double (leading decimal number; 0 if none)",
             "datetime": "datetime (XEP-0082 date and time; no result if invalid)",
             "base64": "base64 (decoded bytes; no result if invalid)",
             "uuid": "uuid (no result if not a UUID)",

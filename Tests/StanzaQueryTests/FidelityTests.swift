@@ -137,7 +137,7 @@ final class PrefixedNameTests: XCTestCase {
         XCTAssertEqual(syntax.elementPrefixes, ["stream", "p"])
         XCTAssertEqual(try QuerySyntax(parsing: "a/{urn:x}b@p:c").elementPrefixes, [])
         XCTAssertTrue(syntax.explanation.contains(
-            "1. select: the context node, if it is an element named 'features' in the namespace prefix 'stream' is bound to (by --ns, else where the element is)"),
+            "1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element)"),
             syntax.explanation)
     }
 }

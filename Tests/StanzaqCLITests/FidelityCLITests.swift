@@ -188,6 +188,14 @@ final class FidelityCLITests: CLITestCase {
         try assertStanzaq(["--ns", "stream=urn:other", "-c", "/stream:features"], stdin: stream, stdout: "0\n", status: 1)
         try assertStanzaq(["--ns", "f=urn:s", "/f:features"], stdin: "<features xmlns='urn:s'/>", stdout: "<features xmlns='urn:s'/>\n", status: 0)
         try assertStanzaq(["--ns", "b=urn:b", "/@b:v"], stdin: "<a xmlns:p='urn:b' p:v='1'/>", stdout: "1\n", status: 0)
+        try assertStanzaq(["--explain", "/stream:features/p:x@p:a"], stdout: """
+            query: /stream:features/p:x@p:a
+            start: the context node itself (rooted query)
+            1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element)
+            2. select: elements named 'x' in the namespace of prefix 'p' (resolved by --ns, else on the element)
+            extract: attribute 'p:a' (prefix resolved by --ns, else on the element)
+
+            """, status: 0)
     }
 
     func testUnboundPrefixIsSaidOnce() throws {

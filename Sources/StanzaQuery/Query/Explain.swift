@@ -71,7 +71,7 @@ extension QuerySyntax {
         switch selector.namespace {
         case .any: return name + " in any namespace"
         case .uri(let uri): return name + " in namespace '\(uri)'"
-        case .prefix(let prefix): return name + " in the namespace prefix '\(prefix)' is bound to (by --ns, else where the element is)"
+        case .prefix(let prefix): return name + " in the namespace of prefix '\(prefix)' (resolved by --ns, else on the element)"
         case .inherited where !onContext: return name + " in the parent's namespace"
         case .inherited:
             return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
@@ -108,7 +108,7 @@ extension QuerySyntax {
         switch attribute.namespace {
         case .none: return "'\(attribute.name)'"
         case .uri(let uri): return "'\(attribute.name)' in namespace '\(uri)'"
-        case .prefix(let prefix): return "'\(prefix):\(attribute.name)' (prefix resolved on the element)"
+        case .prefix(let prefix): return "'\(prefix):\(attribute.name)' (prefix resolved by --ns, else on the element)"
         }
     }
 
@@ -133,7 +133,7 @@ extension Conversion {
         case .bool: return "bool (true for 'true' or '1', else false)"
         case .int: return "int (leading integer, saturating; 0 if none)"
         case .uint: return "uint (the int, reinterpreted as unsigned)"
-        case .double: return "double (longest valid prefix; 0 if none)"
+        case .double: return "double (leading decimal number; 0 if none)"
         case .datetime: return "datetime (XEP-0082 date and time; no result if invalid)"
         case .base64: return "base64 (decoded bytes; no result if invalid)"
         case .uuid: return "uuid (no result if not a UUID)"
