@@ -275,7 +275,7 @@ struct StanzaqCommand: ParsableCommand {
     private func compile(_ texts: [String]) throws -> [Query] {
         do {
             return try Query.compile(texts, arguments: arguments, options: queryOptions)
-        } catch let error as QueryError {
+        } catch {
             throw QueryFailure(error: error)
         }
     }

@@ -137,7 +137,7 @@ final class PrefixedNameTests: XCTestCase {
         XCTAssertEqual(syntax.elementPrefixes, ["stream", "p"])
         XCTAssertEqual(try QuerySyntax(parsing: "a/{urn:x}b@p:c").elementPrefixes, [])
         XCTAssertTrue(syntax.explanation.contains(
-            "1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element)"),
+            "1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element; stanzaq extension)"),
             syntax.explanation)
     }
 }
@@ -195,6 +195,23 @@ final class ArgumentsAcrossQueriesTests: XCTestCase {
         }
         XCTAssertThrowsError(try Query.compile(["a@id"], arguments: ["x"])) { error in
             XCTAssertEqual((error as? QueryError)?.description, "query: 1 format argument given, but the query has 0 format specifiers")
+        }
+    }
+}
+
+/// With --case-sensitive, `=` is Monal's `^value$` compiled with case: a
+/// trailing line terminator still matches.
+final class CaseSensitiveEqualsTests: XCTestCase {
+    func testTrailingLineTerminator() throws {
+        let options = QueryOptions(caseSensitive: true)
+        for value in ["result", "result\n", "result\r\n", "result\u{2029}"] {
+            let element = Element(name: "iq", attributes: [Attribute(name: "type", value: value)])
+            XCTAssertEqual(try Query("/<type=result>$", options: options).find(in: element).map(\.text), ["iq"], value.debugDescription)
+            XCTAssertEqual(try Query("/<type=RESULT>$", options: options).find(in: element).map(\.text), [], value.debugDescription)
+        }
+        for value in ["result\n\n", "result ", "Result", "\nresult", "resul"] {
+            let element = Element(name: "iq", attributes: [Attribute(name: "type", value: value)])
+            XCTAssertEqual(try Query("/<type=result>$", options: options).find(in: element).map(\.text), [], value.debugDescription)
         }
     }
 }

@@ -191,11 +191,23 @@ final class FidelityCLITests: CLITestCase {
         try assertStanzaq(["--explain", "/stream:features/p:x@p:a"], stdout: """
             query: /stream:features/p:x@p:a
             start: the context node itself (rooted query)
-            1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element)
-            2. select: elements named 'x' in the namespace of prefix 'p' (resolved by --ns, else on the element)
+            1. select: the context node, if it is an element named 'features' in the namespace of prefix 'stream' (resolved by --ns, else on the element; stanzaq extension)
+            2. select: elements named 'x' in the namespace of prefix 'p' (resolved by --ns, else on the element; stanzaq extension)
             extract: attribute 'p:a' (prefix resolved by --ns, else on the element)
 
             """, status: 0)
+    }
+
+    /// A prefixed element name is a stanzaq extension: --monal rejects it.
+    func testMonalRejectsPrefixedNames() throws {
+        try assertStanzaq(["--monal", "/stream:features", "no-such-file.xml"], stdout: "", stderr: """
+            stanzaq: error: query: Monal's language has no prefixed element name 'stream:…' (a stanzaq extension) at column 2
+              /stream:features
+               ^
+
+            """, status: 2)
+        // Prefixed attribute names are Monal's and Prosody's: accepted.
+        try assertStanzaq(["--monal", "--ns", "b=urn:b", "/@b:v"], stdin: "<a xmlns:p='urn:b' p:v='1'/>", stdout: "1\n", status: 0)
     }
 
     func testUnboundPrefixIsSaidOnce() throws {

@@ -71,7 +71,7 @@ extension QuerySyntax {
         switch selector.namespace {
         case .any: return name + " in any namespace"
         case .uri(let uri): return name + " in namespace '\(uri)'"
-        case .prefix(let prefix): return name + " in the namespace of prefix '\(prefix)' (resolved by --ns, else on the element)"
+        case .prefix(let prefix): return name + " in the namespace of prefix '\(prefix)' (resolved by --ns, else on the element; stanzaq extension)"
         case .inherited where !onContext: return name + " in the parent's namespace"
         case .inherited:
             return name + (selector.isEmpty ? " in any namespace" : " in its parent's namespace (any, on a stanza)")
