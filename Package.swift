@@ -13,6 +13,7 @@ let package = Package(
     name: "stanzaq",
     products: [
         .library(name: "StanzaQuery", targets: ["StanzaQuery"]),
+        .library(name: "StanzaqKit", targets: ["StanzaqKit"]),
         .executable(name: "stanzaq", targets: ["stanzaq"]),
     ],
     dependencies: [
@@ -27,17 +28,21 @@ let package = Package(
         // The language and the XML reader: no command line, no libedit.
         .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto"], swiftSettings: releaseSettings),
 
-        // The command line and the REPL.
+        // What the command line does, without the process: search options, the search
+        // loop, one sink per kind of output, diagnostics, the REPL's commands.
+        .target(name: "StanzaqKit", dependencies: ["StanzaQuery"], swiftSettings: releaseSettings),
+
+        // The process: argument parsing, the terminal (libedit), signals, exit codes.
         .executableTarget(
             name: "stanzaq",
             dependencies: [
-                "StanzaQuery", "CLibEdit",
+                "StanzaqKit", "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: releaseSettings
         ),
 
         .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery"]),
-        .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq"]),
+        .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq", "StanzaqKit"]),
     ]
 )

@@ -23,6 +23,15 @@ static inline int stanzaq_el_add_function(EditLine *el, const char *name, const 
 static inline int stanzaq_el_bind(EditLine *el, const char *key, const char *function) {
     return el_set(el, EL_BIND, key, function, NULL);
 }
+/* EL_CLIENTDATA: the editor's Swift object, found again in its C callbacks. */
+static inline int stanzaq_el_set_clientdata(EditLine *el, void *data) {
+    return el_set(el, EL_CLIENTDATA, data);
+}
+static inline void *stanzaq_el_get_clientdata(EditLine *el) {
+    void *data = NULL;
+    el_get(el, EL_CLIENTDATA, &data);
+    return data;
+}
 static inline int stanzaq_history_set_size(History *h, int size) {
     HistEvent ev;
     return history(h, &ev, H_SETSIZE, size);

@@ -1,10 +1,6 @@
 import ArgumentParser
 import StanzaQuery
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StanzaqKit
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
@@ -13,7 +9,8 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 extension OutputFormat: ExpressibleByArgument {}
 extension LogDirection: ExpressibleByArgument {}
 
-/// The `stanzaq` command line (SPEC 5).
+/// The `stanzaq` command line (stanzaq(1), OPTIONS): parsed here, run by
+/// StanzaqKit's ``Searcher`` (or the REPL) against the process's streams.
 struct StanzaqCommand: ParsableCommand {
     static let version = "0.1.0"
 
@@ -209,13 +206,15 @@ struct StanzaqCommand: ParsableCommand {
         try parseNamespaceAliases(namespaceAliases)
     }
 
-    mutating func run() throws {
-        signal(SIGPIPE, SIG_IGN)
+    /// Runs the parsed command against `environment`; returns the exit status.
+    /// Throws ``Diagnostic`` and ArgumentParser's errors, which ``Stanzaq/main(_:in:)`` prints.
+    func execute(in environment: CommandEnvironment) throws -> Int32 {
         var texts = queries
         var paths = positionals
-        if interactive || (texts.isEmpty && paths.isEmpty && isatty(0) != 0 && !explain) {
-            throw ExitCode(runREPL(files: paths, arguments: arguments, defaultNamespace: defaultNamespace,
-                                   firstOnly: first, format: output ?? (json ? .json : .text), options: queryOptions))
+        if interactive || (texts.isEmpty && paths.isEmpty && environment.stdinIsTerminal && !explain) {
+            return runREPL(files: paths, arguments: arguments, defaultNamespace: defaultNamespace,
+                           firstOnly: first, format: output ?? (json ? .json : .text), options: queryOptions,
+                           in: environment)
         }
         if texts.isEmpty {
             guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
@@ -227,61 +226,71 @@ struct StanzaqCommand: ParsableCommand {
             // Format arguments are checked only when some are given.
             let syntaxes = arguments.isEmpty ? try (texts + paths).map(parse) : try compile(texts + paths).map(\.syntax)
             for syntax in syntaxes {
-                print(syntax.explanation(options: queryOptions))
+                try environment.output.write(syntax.explanation(options: queryOptions) + "\n")
             }
-            return
+            try environment.output.flush()
+            return 0
         }
-        let compiled = try compile(texts)
+        let options = try searchOptions(queries: compile(texts), environment: environment)
         if paths.isEmpty { paths = ["-"] }
         if follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
-        Interruption.install()
+        if environment.handlesSignals { Interruption.install(.search) }
 
-        let stdoutIsTerminal = isatty(1) != 0
-        let noColor = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        let useColor = color == .always || (color == .auto && stdoutIsTerminal && !noColor)
-        let format = output ?? (json ? .json : (compiled.count > 1 ? .tsv : .text))
-        let mode: Mode = quiet ? .quiet : count ? .count : (select || invert) ? .select : .results
-        let formatter = RecordFormatter(
-            format: format,
-            render: RenderOptions(epoch: epoch, pretty: pretty, highlight: useColor && format != .json ? .ansi : nil),
-            separator: null ? [0] : join ? [] : [UInt8(ascii: "\n")],
-            withFilename: withFilename, withStanzaNumber: stanzaNumber,
-            colors: useColor && format != .json ? PrefixColors() : nil, fields: fieldNames)
-        let sink = OutputSink(fileDescriptor: 1)
-        let searcher = Searcher(
-            queries: compiled, mode: mode, invert: invert, firstOnly: first, strict: strict,
-            defaultNamespace: defaultNamespace, namespaceAliases: queryOptions.namespaces,
-            lineBuffered: lineBuffered || stdoutIsTerminal || follow,
-            rows: compiled.count > 1 || format == .tsv, formatter: formatter, output: sink)
-        searcher.input = inputKind
-        searcher.direction = direction
-        searcher.follow = follow
-        sink.onBrokenPipe = { Glibc.exit(searcher.status) }
-        searcher.run(paths: paths)
-        throw ExitCode(searcher.status)
+        let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
+                                diagnostics: environment.diagnostics, standardInput: environment.standardInput)
+        do {
+            try searcher.run(paths: paths)
+        } catch OutputError.brokenPipe {
+            // The reader went away (`stanzaq … | head -1`): what it read was found.
+        } catch {
+            environment.diagnostics.report(error.diagnostic)
+            return 2
+        }
+        return searcher.status
     }
 
-    private func parse(_ text: String) throws -> QuerySyntax {
+    /// The options of a search, from the command line and the terminal.
+    private func searchOptions(queries: [Query], environment: CommandEnvironment) throws -> SearchOptions {
+        let useColor = color == .always || (color == .auto && environment.stdoutIsTerminal && !environment.noColor)
+        var options = SearchOptions(queries: queries)
+        options.report = quiet ? .quiet : count ? .count : (select || invert) ? .stanzas : .results
+        options.invert = invert
+        options.firstOnly = first
+        options.strict = strict
+        options.defaultNamespace = defaultNamespace
+        options.format = output ?? (json ? .json : nil)
+        let colored = useColor && options.effectiveFormat != .json
+        options.render = RenderOptions(epoch: epoch, pretty: pretty, highlight: colored ? .ansi : nil)
+        options.colors = colored ? PrefixColors() : nil
+        options.separator = null ? [0] : join ? [] : [UInt8(ascii: "\n")]
+        options.withFilename = withFilename
+        options.withStanzaNumber = stanzaNumber
+        options.namespaceAliases = queryOptions.namespaces
+        options.fields = fieldNames
+        options.input = inputKind
+        options.direction = direction
+        options.follow = follow
+        environment.output.lineBuffered = lineBuffered || environment.stdoutIsTerminal || follow
+        options.directory = environment.directory
+        return options
+    }
+
+    private func parse(_ text: String) throws(Diagnostic) -> QuerySyntax {
         do {
             let syntax = try QuerySyntax(parsing: text)
             if monal { try syntax.rejectExtensions() }
             return syntax
         } catch {
-            throw QueryFailure(error: error)
+            throw Diagnostic("\(error)")
         }
     }
 
     /// Compiles the queries, which take the format arguments in order.
-    private func compile(_ texts: [String]) throws -> [Query] {
+    private func compile(_ texts: [String]) throws(Diagnostic) -> [Query] {
         do {
             return try Query.compile(texts, arguments: arguments, options: queryOptions)
         } catch {
-            throw QueryFailure(error: error)
+            throw Diagnostic("\(error)")
         }
     }
-}
-
-/// A query that does not compile: printed with its caret, exit status 2.
-struct QueryFailure: Error {
-    let error: QueryError
 }

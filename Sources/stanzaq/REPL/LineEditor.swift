@@ -1,9 +1,5 @@
 import CLibEdit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StanzaqKit
 
 /// Line editing, history and completion on libedit.
 ///
@@ -23,9 +19,6 @@ final class LineEditor {
         case end
     }
 
-    /// The editor whose callbacks run now (libedit's callbacks are C functions).
-    nonisolated(unsafe) static var active: LineEditor?
-
     private let editLine: OpaquePointer
     private let history: OpaquePointer
     private let historyPath: String?
@@ -42,16 +35,26 @@ final class LineEditor {
         if let historyPath { _ = stanzaq_history_load(history, historyPath) }
         _ = stanzaq_el_set_editor(editLine, "emacs")
         _ = stanzaq_el_set_history(editLine, history)
-        _ = stanzaq_el_set_prompt(editLine) { _ in
-            (LineEditor.active?.continuation ?? false) ? continuationPrompt : primaryPrompt
+        // libedit's callbacks are C functions: they find their editor in its client data
+        // (unretained: the editor outlives its EditLine, which it ends in deinit).
+        _ = stanzaq_el_set_clientdata(editLine, Unmanaged.passUnretained(self).toOpaque())
+        _ = stanzaq_el_set_prompt(editLine) { editLine in
+            (LineEditor.of(editLine)?.continuation ?? false) ? continuationPrompt : primaryPrompt
         }
         _ = stanzaq_el_add_function(editLine, "stanzaq-complete", "Complete the word before the cursor") { editLine, _ in
-            LineEditor.active?.complete(editLine!) ?? UInt8(CC_ERROR)
+            LineEditor.of(editLine)?.complete(editLine!) ?? UInt8(CC_ERROR)
         }
         _ = stanzaq_el_bind(editLine, "^I", "stanzaq-complete")
         _ = el_source(editLine, nil)   // the user's ~/.editrc, if any
-        installInterruptHandler()
-        LineEditor.active = self
+        // Ctrl-C interrupts el_gets's read (the handler does not restart it), so the
+        // REPL abandons the line instead of dying.
+        Interruption.install(.session)
+    }
+
+    /// The editor of a libedit callback.
+    private static func of(_ editLine: OpaquePointer?) -> LineEditor? {
+        guard let editLine, let data = stanzaq_el_get_clientdata(editLine) else { return nil }
+        return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue()
     }
 
     deinit {
@@ -61,10 +64,10 @@ final class LineEditor {
 
     /// Reads one line with editing; Ctrl-C gives `.interrupted`.
     func readLine() -> Input {
-        interrupted = 0
+        Interruption.reset()
         var count: Int32 = 0
         guard let text = el_gets(editLine, &count), count > 0 else {
-            if interrupted != 0 || (count < 0 && errno == EINTR) { return .interrupted }
+            if Interruption.isRequested || (count < 0 && errno == EINTR) { return .interrupted }
             return .end
         }
         var line = String(cString: text)
@@ -74,7 +77,7 @@ final class LineEditor {
 
     /// Adds a line to the history and saves the history file.
     func remember(_ line: String) {
-        guard !line.trimmingSpaces.isEmpty else { return }
+        guard !line.allSatisfy(\.isWhitespace) else { return }
         _ = stanzaq_history_enter(history, line)
         if let historyPath { _ = stanzaq_history_save(history, historyPath) }
     }
@@ -102,14 +105,3 @@ private func printToTerminal(_ text: String) {
 
 nonisolated(unsafe) private let primaryPrompt = strdup("stanzaq> ")
 nonisolated(unsafe) private let continuationPrompt = strdup("...> ")
-nonisolated(unsafe) private var interrupted: sig_atomic_t = 0
-
-/// Ctrl-C sets a flag and interrupts el_gets's read (no SA_RESTART), so the
-/// REPL abandons the line instead of dying.
-private func installInterruptHandler() {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in interrupted = 1 }
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = 0
-    sigaction(SIGINT, &action, nil)
-}

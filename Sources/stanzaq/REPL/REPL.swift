@@ -1,9 +1,5 @@
 import StanzaQuery
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StanzaqKit
 
 /// Runs the REPL on the files' stanzas; returns the exit status.
 ///
@@ -11,49 +7,52 @@ import Darwin
 /// completion; Ctrl-D exits 0. Otherwise lines are read plainly, one command
 /// or query each, and the status is 2 if any failed.
 func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
-             options: QueryOptions) -> Int32 {
-    let output = OutputSink(fileDescriptor: 1)
-    let session = REPLSession(output: output, defaultNamespace: defaultNamespace)
+             options: QueryOptions, in environment: CommandEnvironment) -> Int32 {
+    let session = REPLSession(output: environment.output, diagnostics: environment.diagnostics,
+                              isTerminal: environment.stdoutIsTerminal, defaultNamespace: defaultNamespace)
     session.options = options
+    session.directory = environment.directory
     session.arguments = arguments
     session.firstOnly = firstOnly
     session.format = format == .json ? .json : .text
-    for file in files { session.load(path: file) }
-
-    guard isatty(0) != 0 else {
-        while let line = readLine(strippingNewline: true) {
-            if !session.handle(line: line) { break }
+    do {
+        for file in files { try session.load(path: file) }
+        guard environment.stdinIsTerminal else {
+            try session.run(script: environment.standardInput)
+            return session.failed ? 2 : 0
         }
-        if session.isContinuingXML { session.fail("(paste): unexpected end of input inside the pasted XML") }
-        output.flush()
-        return session.failed ? 2 : 0
+        try runOnTerminal(session)
+        return 0
+    } catch OutputError.brokenPipe {
+        return 0
+    } catch {
+        environment.diagnostics.report((error as? OutputError)?.diagnostic ?? Diagnostic("\(error)"))
+        return 2
     }
+}
 
+private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
     setlocale(LC_CTYPE, "")   // libedit needs the terminal's character set; numbers stay in the C locale
-    let count = session.stanzas.count
-    let current = session.currentStanza.map { ", current: \(count) <\($0.qualifiedName)>" } ?? ""
-    session.say("stanzaq \(StanzaqCommand.version): \(count) stanza\(count == 1 ? "" : "s") loaded\(current). Type :help for help, Ctrl-D to quit.")
-    output.flush()
+    try session.say("stanzaq \(StanzaqCommand.version): \(session.summary). Type :help for help, Ctrl-D to quit.")
+    try session.output.flush()
     let editor = LineEditor(historyPath: historyPath())
     editor.completer = { Completion.complete($0, stanza: session.currentStanza) }
-    loop: while true {
+    while true {
         editor.continuation = session.isContinuingXML
         switch editor.readLine() {
         case .line(let line):
             editor.remember(line)
-            if !session.handle(line: line) { break loop }
+            if try !session.handle(line: line) { return }
         case .interrupted:
             session.cancelPaste()
-            session.say("")
-            output.flush()
+            try session.say("")
+            try session.output.flush()
         case .end:
-            session.say("")
-            output.flush()
-            break loop
+            try session.say("")
+            try session.output.flush()
+            return
         }
     }
-    output.flush()
-    return 0
 }
 
 /// `$XDG_STATE_HOME/stanzaq/history`, else `~/.local/state/stanzaq/history`;

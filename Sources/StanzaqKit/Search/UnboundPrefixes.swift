@@ -25,10 +25,10 @@ struct UnboundPrefixes {
     }
 
     /// One warning per prefix still unbound.
-    var warnings: [String] {
+    var warnings: [Diagnostic] {
         pending.map {
-            "stanzaq: warning: query '\($0.query)': the prefix '\($0.prefix)' is bound nowhere in the input, "
-                + "so its names match nothing (bind it with --ns \($0.prefix)=URI)"
+            .warning("query '\($0.query)': the prefix '\($0.prefix)' is bound nowhere in the input, "
+                     + "so its names match nothing (bind it with --ns \($0.prefix)=URI)")
         }
     }
 }

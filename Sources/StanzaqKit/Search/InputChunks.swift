@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads an input in chunks: a descriptor to its end, or, with `--follow`, a
 /// file as `tail -F` does: from its current end, waiting for more, and across
 /// rotation (the name now names another file) and truncation.
@@ -23,7 +17,7 @@ struct InputChunks {
             // From the end: the lines before it are counted, so that lines keep their numbers.
             var lines = 0
             while true {
-                let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
+                let count = systemRead(fd, buffer.baseAddress, chunkSize)
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 offset += count
@@ -38,7 +32,7 @@ struct InputChunks {
         }
         defer { if fd != fileDescriptor { close(fd) } }
         while true {
-            let count = Glibc.read(fd, buffer.baseAddress, chunkSize)
+            let count = systemRead(fd, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
                 return errno

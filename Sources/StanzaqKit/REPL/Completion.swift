@@ -1,26 +1,29 @@
 import StanzaQuery
 
-/// Tab completion (SPEC 6): what the word before the cursor may become.
-struct Completion {
+/// Tab completion (stanzaq(1), REPL): what the word before the cursor may become.
+public struct Completion {
     /// The partial word being completed.
-    let word: String
+    public let word: String
     /// Full candidates for it, sorted, without duplicates.
-    let candidates: [String]
+    public let candidates: [String]
+
+    public init(word: String, candidates: [String]) {
+        self.word = word
+        self.candidates = candidates
+    }
 
     /// Completions for `line` (the text before the cursor) on `stanza`.
-    static func complete(_ line: String, stanza: Element?) -> Completion {
+    public static func complete(_ line: String, stanza: Element?) -> Completion {
         if line.hasPrefix(":") {
             guard let space = line.firstIndex(of: " ") else {
                 return Completion(word: line, candidates: REPLSession.commands.map(\.name).filter { $0.hasPrefix(line) })
             }
-            let command = String(line[..<space])
             let rest = String(line[line.index(after: space)...])
-            switch command {
-            case ":load": return files(rest)
-            case ":explain", ":all": return query(rest, stanza: stanza)
-            case ":output": return Completion(word: rest, candidates: ["json", "text"].filter { $0.hasPrefix(rest) })
-            case ":first": return Completion(word: rest, candidates: ["off", "on"].filter { $0.hasPrefix(rest) })
-            default: return Completion(word: rest, candidates: [])
+            switch REPLSession.command(named: String(line[..<space]))?.completion ?? .nothing {
+            case .files: return files(rest)
+            case .query: return query(rest, stanza: stanza)
+            case .choices(let choices): return Completion(word: rest, candidates: choices.filter { $0.hasPrefix(rest) })
+            case .nothing: return Completion(word: rest, candidates: [])
             }
         }
         return query(line, stanza: stanza)
@@ -111,7 +114,7 @@ struct Completion {
     }
 
     /// The longest text every candidate starts with.
-    var commonPrefix: String {
+    public var commonPrefix: String {
         guard var prefix = candidates.first else { return "" }
         for candidate in candidates.dropFirst() {
             while !candidate.hasPrefix(prefix) { prefix.removeLast() }
@@ -127,9 +130,3 @@ private func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
     default: return scalar.value > 0x7F
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,30 +1,43 @@
 import StanzaQuery
 
-/// How results are laid out (SPEC 4).
-enum OutputFormat: String, CaseIterable {
+/// How results are laid out (stanzaq(1), OUTPUT).
+public enum OutputFormat: String, CaseIterable, Sendable {
     case text, json, tsv
 }
 
 /// Colours for prefixes, as grep's defaults: file names magenta, stanza
 /// numbers green, separators cyan.
-struct PrefixColors {
-    var file = "\u{1B}[35m"
-    var number = "\u{1B}[32m"
-    var separator = "\u{1B}[36m"
-    var reset = "\u{1B}[0m"
+public struct PrefixColors: Sendable {
+    public var file = "\u{1B}[35m"
+    public var number = "\u{1B}[32m"
+    public var separator = "\u{1B}[36m"
+    public var reset = "\u{1B}[0m"
+
+    public init() {}
 }
 
 /// Turns results into records: prefixes, the chosen format, the separator.
-struct RecordFormatter {
-    var format: OutputFormat
-    var render: RenderOptions
-    var separator: [UInt8]
-    var withFilename: Bool
-    var withStanzaNumber: Bool
-    var colors: PrefixColors?
+public struct RecordFormatter {
+    public var format: OutputFormat
+    public var render: RenderOptions
+    public var separator: [UInt8]
+    public var withFilename: Bool
+    public var withStanzaNumber: Bool
+    public var colors: PrefixColors?
+
+    public init(format: OutputFormat, render: RenderOptions = RenderOptions(), separator: [UInt8] = [UInt8(ascii: "\n")],
+                withFilename: Bool = false, withStanzaNumber: Bool = false, colors: PrefixColors? = nil) {
+        self.format = format
+        self.render = render
+        self.separator = separator
+        self.withFilename = withFilename
+        self.withStanzaNumber = withStanzaNumber
+        self.colors = colors
+    }
+
     /// The fields of a stanza read from a log to print with it (`--fields`,
     /// `--line-number`): prefixes in text, keys in JSON, leading columns in TSV.
-    var fields: [LogFieldName] = []
+    public var fields: [LogFieldName] = []
 
     /// Appends the record for one value.
     func writeRecord(file: String, stanza: Int, source: StanzaSource? = nil, value: QueryValue, into out: inout [UInt8]) {

@@ -1,7 +1,7 @@
 import StanzaQuery
 
 /// How to read an input: as XML, or as a log (stanzaq(1), LOGS).
-enum InputKind: Equatable {
+public enum InputKind: Equatable, Sendable {
     case xml
     /// A log, of the format named (`nil`: detected from its lines).
     case log(LogFormat?)
@@ -33,12 +33,12 @@ enum InputKind: Equatable {
 }
 
 /// A field of a stanza read from a log, as `--fields` names it (stanzaq(1), LOGS).
-enum LogFieldName: Equatable {
+public enum LogFieldName: Equatable, Sendable {
     case line, time, direction, session
     /// A column of an archive row.
     case column(String)
 
-    init(_ name: String) {
+    public init(_ name: String) {
         switch name {
         case "line": self = .line
         case "time": self = .time
@@ -48,7 +48,7 @@ enum LogFieldName: Equatable {
         }
     }
 
-    var key: String {
+    public var key: String {
         switch self {
         case .line: return "line"
         case .time: return "time"

@@ -1,0 +1,111 @@
+import StanzaQuery
+
+/// One message for standard error, in one of the shapes stanzaq(1), DIAGNOSTICS
+/// describes: where the trouble is, then what it is.
+///
+/// - `stanzaq: error: MESSAGE` — the command line, a query, or an input as a whole
+///   (`stanzaq: error: FILE: MESSAGE`);
+/// - `FILE:LINE:COL: MESSAGE` — a place in an input that is not well-formed;
+/// - `FILE:stanza N: MESSAGE` — a query that failed on one stanza.
+public struct Diagnostic: Error, Equatable, CustomStringConvertible {
+    public enum Location: Equatable, Sendable {
+        /// The program: the command line, a query, an interactive command.
+        case program
+        /// An input as a whole (it cannot be opened or read).
+        case input(String)
+        /// A position in an input (1-based line and column).
+        case position(file: String, line: Int, column: Int)
+        /// One stanza of an input (numbered from 1).
+        case stanza(file: String, number: Int)
+    }
+
+    /// An error counts against the exit status; a warning only informs.
+    public enum Severity: Equatable, Sendable { case error, warning }
+
+    public var location: Location
+    public var message: String
+    public var severity: Severity = .error
+
+    /// A diagnostic about the program as a whole (`stanzaq: error: MESSAGE`).
+    public init(_ message: String) {
+        self.init(.program, message)
+    }
+
+    public init(_ location: Location, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    /// The line as printed (without its newline).
+    public var description: String {
+        switch location {
+        case .program: return "stanzaq: \(severity == .error ? "error" : "warning"): \(message)"
+        case .input(let file): return "stanzaq: error: \(file): \(message)"
+        case .position(let file, let line, let column): return "\(file):\(line):\(column): \(message)"
+        case .stanza(let file, let number): return "\(file):stanza \(number): \(message)"
+        }
+    }
+
+    /// What went wrong reading `file`: a position when the XML is malformed.
+    public static func reading(_ file: String, _ error: any Error) -> Diagnostic {
+        if case StanzaReaderError.malformed(let line, let column, let message) = error {
+            return Diagnostic(.position(file: file, line: line, column: column), message)
+        }
+        return Diagnostic(.input(file), "\(error)")
+    }
+
+    /// A remark on the run that is no error (`stanzaq: warning: MESSAGE`).
+    public static func warning(_ message: String) -> Diagnostic {
+        var diagnostic = Diagnostic(message)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    /// A file that cannot be opened.
+    public static func opening(_ file: String, errno code: Int32) -> Diagnostic {
+        Diagnostic(.input(file), errorMessage(code))
+    }
+
+    /// A query that failed on one stanza.
+    public static func evaluating(_ query: Query, file: String, stanza: Int, _ error: any Error) -> Diagnostic {
+        Diagnostic(.stanza(file: file, number: stanza), "query '\(query.text)': \(error)")
+    }
+}
+
+/// Where diagnostics go: standard error (each line written at once), or memory
+/// for tests.
+public final class Diagnostics {
+    private let fileDescriptor: Int32?
+    /// Every line reported so far, when kept in memory.
+    public private(set) var lines: [String] = []
+    /// Whether anything was reported.
+    public private(set) var reported = false
+
+    /// Diagnostics written to `fileDescriptor` (standard error by default).
+    public init(fileDescriptor: Int32 = 2) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    private init() {
+        fileDescriptor = nil
+    }
+
+    /// Diagnostics kept in ``lines``.
+    public static func inMemory() -> Diagnostics { Diagnostics() }
+
+    /// The lines reported, each with its newline, as standard error would hold them.
+    public var text: String { lines.map { $0 + "\n" }.joined() }
+
+    public func report(_ diagnostic: Diagnostic) {
+        write(diagnostic.description)
+    }
+
+    /// A line that is not a diagnostic (a usage hint).
+    public func write(_ line: String) {
+        reported = true
+        guard let fileDescriptor else { lines.append(line); return }
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        _ = bytes.withUnsafeBytes { writeAll(fileDescriptor, $0) }
+    }
+}

@@ -1,0 +1,85 @@
+/// Buffered writing of whole records to a file descriptor, or to memory.
+///
+/// Records are appended to a buffer that is written out once it is large, at
+/// ``flush()``, or at the end of each stanza when ``lineBuffered``. Writing never ends
+/// the program: ``flush()`` throws ``OutputError`` and the caller decides
+/// (the command exits quietly when the reader went away, as `grep | head` does).
+public final class Output {
+    private let fileDescriptor: Int32?
+    private(set) var buffer: [UInt8] = []
+    /// Everything written, when the output is kept in memory.
+    public private(set) var contents: [UInt8] = []
+    private let limit = 1 << 16
+    /// Write out at the end of every stanza (on a terminal, or `--line-buffered`).
+    public var lineBuffered = false
+
+    /// An output to `fileDescriptor` (standard output by default).
+    public init(fileDescriptor: Int32 = 1) {
+        self.fileDescriptor = fileDescriptor
+        buffer.reserveCapacity(limit * 2)
+    }
+
+    private init() {
+        fileDescriptor = nil
+    }
+
+    /// An output kept in ``contents``.
+    public static func inMemory() -> Output { Output() }
+
+    /// ``contents`` as text (invalid UTF-8 replaced).
+    public var text: String { String(decoding: contents, as: UTF8.self) }
+
+    /// Appends a whole record and writes the buffer out if it is full.
+    public func write(_ record: [UInt8]) throws(OutputError) {
+        buffer.append(contentsOf: record)
+        if buffer.count >= limit { try flush() }
+    }
+
+    public func write(_ string: String) throws(OutputError) {
+        try write(Array(string.utf8))
+    }
+
+    /// Lets `body` append a whole record to the buffer (no copy), then writes
+    /// the buffer out if it is full.
+    @inline(__always)
+    public func writeRecord(_ body: (inout [UInt8]) -> Void) throws(OutputError) {
+        body(&buffer)
+        if buffer.count >= limit { try flush() }
+    }
+
+    /// The end of a stanza's records: written out now when line-buffered.
+    @inline(__always)
+    public func endStanza() throws(OutputError) {
+        if lineBuffered { try flush() }
+    }
+
+    /// Writes the buffer out. On failure the buffer is dropped (its records are lost
+    /// either way) and the error thrown.
+    public func flush() throws(OutputError) {
+        guard let fileDescriptor else {
+            contents.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        let code = buffer.withUnsafeBytes { writeAll(fileDescriptor, $0) }
+        buffer.removeAll(keepingCapacity: true)
+        if code == EPIPE { throw .brokenPipe }
+        if code != 0 { throw .failed(errno: code) }
+    }
+}
+
+/// Why standard output could not be written.
+public enum OutputError: Error, Equatable {
+    /// The reader went away (EPIPE, as with `stanzaq … | head -1`): not an error.
+    case brokenPipe
+    /// Any other failure (a full disk, a closed descriptor): the results are lost,
+    /// so this is an error, as in grep.
+    case failed(errno: Int32)
+
+    public var diagnostic: Diagnostic {
+        switch self {
+        case .brokenPipe: return Diagnostic("write error: \(errorMessage(EPIPE))")
+        case .failed(let code): return Diagnostic("write error: \(errorMessage(code))")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Synchronization
+
+/// Ctrl-C, one design for the search and the REPL.
+///
+/// The handler only records the request and ends the input being read (so that
+/// a read waiting on an idle pipe, a terminal or one huge stanza returns); the
+/// code that was running sees ``isRequested`` at its next boundary and stops
+/// there, so that standard output ends with a whole record.
+///
+/// - In a search the first SIGINT stops at the next stanza and stanzaq exits 130
+///   (128 + SIGINT, what a shell reports for a program Ctrl-C killed); a second
+///   one kills at once, as Ctrl-C usually does.
+/// - In the REPL every SIGINT abandons what is under way — the line being edited
+///   (the handler does not restart the terminal read, so libedit returns), a paste,
+///   a `:load` — and the REPL goes on; it calls ``reset()`` before each line.
+public enum Interruption {
+    public enum Policy: Sendable {
+        /// Stop the search; a second Ctrl-C kills.
+        case search
+        /// Abandon what is under way and go on.
+        case session
+    }
+
+    private static let requested = Atomic<Bool>(false)
+    private static let secondKills = Atomic<Bool>(true)
+    /// The descriptor being read, or -1.
+    private static let input = Atomic<Int32>(-1)
+    /// `/dev/null`, opened beforehand (the handler only duplicates it).
+    private static let devNull = Atomic<Int32>(-1)
+
+    /// The exit status after an interruption.
+    public static let status: Int32 = 128 + SIGINT
+
+    public static func install(_ policy: Policy) {
+        // Statics are set up lazily, which is not something to do in a signal handler.
+        // /dev/null goes above the standard descriptors: with standard input closed,
+        // it would otherwise become descriptor 0 and be read as the input.
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        if null >= 0 {
+            devNull.store(fcntl(null, F_DUPFD_CLOEXEC, 3), ordering: .relaxed)
+            close(null)
+        }
+        _ = requested.load(ordering: .relaxed)
+        _ = input.load(ordering: .relaxed)
+        secondKills.store(policy == .search, ordering: .relaxed)
+        var action = sigaction()
+        // Atomics, dup2(), signal() and raise() are all async-signal-safe.
+        action.__sigaction_handler.sa_handler = { _ in
+            if Interruption.requested.exchange(true, ordering: .relaxed)
+                && Interruption.secondKills.load(ordering: .relaxed) {
+                signal(SIGINT, SIG_DFL)
+                raise(SIGINT)
+                return
+            }
+            // What is being read will not be wanted: end its input.
+            let fd = Interruption.input.load(ordering: .relaxed)
+            let null = Interruption.devNull.load(ordering: .relaxed)
+            if fd >= 0 && null >= 0 { _ = dup2(null, fd) }
+        }
+        sigemptyset(&action.sa_mask)
+        // A search restarts its reads (the input, ended, then gives end of file);
+        // the REPL's terminal read must return to abandon the line.
+        action.sa_flags = policy == .search ? SA_RESTART : 0
+        sigaction(SIGINT, &action, nil)
+    }
+
+    /// Whether Ctrl-C was pressed (since the last ``reset()``).
+    public static var isRequested: Bool { requested.load(ordering: .relaxed) }
+
+    /// Forgets a Ctrl-C that was handled.
+    public static func reset() {
+        requested.store(false, ordering: .relaxed)
+    }
+
+    /// Records the descriptor being read (-1: none), to be ended by Ctrl-C.
+    public static func reading(_ fd: Int32) {
+        input.store(fd, ordering: .relaxed)
+    }
+}

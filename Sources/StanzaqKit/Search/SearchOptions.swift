@@ -1,0 +1,83 @@
+import StanzaQuery
+
+/// What a search does, decided once from the command line: which queries, how
+/// their results count, and how they are printed.
+public struct SearchOptions {
+    /// What to print for the stanzas that have (or, with ``invert``, lack) results.
+    public enum Report: Sendable {
+        /// The results (one record each, or one row per stanza).
+        case results
+        /// Each such stanza whole (`-s`).
+        case stanzas
+        /// How many there are (`-c`).
+        case count
+        /// Nothing; stop at the first one (`-q`).
+        case quiet
+    }
+
+    public var queries: [Query]
+    public var report: Report = .results
+    /// Count the stanzas without results instead (`-v`).
+    public var invert = false
+    /// Per stanza, only the first result of each query (`--first`).
+    public var firstOnly = false
+    /// Conversions must succeed on the whole value (`--strict`).
+    public var strict = false
+    /// The namespace of stanzas with none in scope (`-N`).
+    public var defaultNamespace: String?
+    /// `nil`: text for one query, TSV for several.
+    public var format: OutputFormat?
+    public var render = RenderOptions()
+    /// What ends each record (`-0`, `-j`).
+    public var separator: [UInt8] = [UInt8(ascii: "\n")]
+    public var withFilename = false
+    public var withStanzaNumber = false
+    public var colors: PrefixColors?
+    /// Write out at the end of every stanza.
+    public var lineBuffered = false
+    /// The prefixes `--ns` binds for the queries (they need no binding in the input).
+    public var namespaceAliases: [String: String] = [:]
+    /// The fields of stanzas read from a log to print with them (`--fields`, `--line-number`).
+    public var fields: [LogFieldName] = []
+    /// How to read the inputs (`--xml`, `--log[=FORMAT]`); `nil`: recognise each.
+    public var input: InputKind?
+    /// Only the stanzas a log shows going this way (`--direction`).
+    public var direction: LogDirection?
+    /// Follow the (one) file as it grows (`--follow`).
+    public var follow = false
+    /// Where relative paths are opened (`AT_FDCWD`: the working directory).
+    public var directory: Int32 = AT_FDCWD
+
+    public init(queries: [Query]) {
+        self.queries = queries
+    }
+
+    /// The format results are printed in: as asked, else TSV for several queries.
+    public var effectiveFormat: OutputFormat {
+        format ?? (queries.count > 1 ? .tsv : .text)
+    }
+
+    /// Whether results are printed as one row per stanza (several queries, or TSV).
+    public var printsRows: Bool {
+        queries.count > 1 || effectiveFormat == .tsv
+    }
+
+    /// The formatter for records.
+    public var formatter: RecordFormatter {
+        var formatter = RecordFormatter(format: effectiveFormat, render: render, separator: separator,
+                                        withFilename: withFilename, withStanzaNumber: withStanzaNumber, colors: colors)
+        formatter.fields = fields
+        return formatter
+    }
+
+    /// The sink for this report: the one place the kind of output is chosen.
+    public func makeSink(output: Output) -> any SearchSink {
+        switch report {
+        case .results where printsRows: return RowSink(formatter: formatter, output: output)
+        case .results: return ResultSink(formatter: formatter, output: output, firstOnly: firstOnly)
+        case .stanzas: return StanzaSink(formatter: formatter, output: output, invert: invert)
+        case .count: return CountSink(formatter: formatter, output: output, invert: invert)
+        case .quiet: return QuietSink(invert: invert)
+        }
+    }
+}

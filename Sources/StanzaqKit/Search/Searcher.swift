@@ -1,0 +1,255 @@
+import StanzaQuery
+
+/// Reads every input, evaluates the queries on each stanza, and hands what it
+/// finds to a ``SearchSink``: the searcher of ripgrep's searcher/sink split. It
+/// decides what counts as a match and the exit status; the sink decides what
+/// is printed.
+public final class Searcher {
+    public let options: SearchOptions
+    public let sink: any SearchSink
+    public let diagnostics: Diagnostics
+    /// The descriptor read for the path `-`.
+    public let standardInput: Int32
+
+    /// Whether some stanza counted (had a result, or, inverted, none).
+    public private(set) var matched = false
+    /// Whether an error was reported.
+    public private(set) var failed = false
+
+    public init(options: SearchOptions, sink: any SearchSink, diagnostics: Diagnostics, standardInput: Int32 = 0) {
+        self.options = options
+        self.sink = sink
+        self.diagnostics = diagnostics
+        self.standardInput = standardInput
+        unboundPrefixes = UnboundPrefixes(queries: options.queries, aliases: options.namespaceAliases)
+    }
+
+    /// The prefixes of prefixed names not yet seen bound in the input.
+    private var unboundPrefixes: UnboundPrefixes
+
+    /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
+    /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does);
+    /// 130 after Ctrl-C.
+    public var status: Int32 {
+        if Interruption.isRequested { return Interruption.status }
+        return sink.stopsAtFirstMatch && matched ? 0 : failed ? 2 : (matched ? 0 : 1)
+    }
+
+    /// Searches the inputs in order ("-" is standard input), then ends the search
+    /// (a total count). Throws when the output cannot be written; ``status`` still
+    /// tells what was found until then.
+    public func run(paths: [String]) throws(OutputError) {
+        try run(paths: paths, sink: sink)
+    }
+
+    // Generic over the sink so that release builds call it directly.
+    private func run<Sink: SearchSink>(paths: [String], sink: Sink) throws(OutputError) {
+        var total = 0
+        for path in paths {
+            total += try search(path: path, sink: sink)
+            if sink.stopsAtFirstMatch && matched { return }
+            // Ctrl-C: the records written so far are whole; a count would not be.
+            if Interruption.isRequested { try sink.flush(); return }
+        }
+        try sink.endSearch(count: total)
+        try sink.flush()
+        unboundPrefixes.warnings.forEach(diagnostics.report)
+    }
+
+    /// Searches one input; returns how many of its stanzas counted.
+    private func search<Sink: SearchSink>(path: String, sink: Sink) throws(OutputError) -> Int {
+        let name = path == "-" ? "(standard input)" : path
+        let fd: Int32 = path == "-" ? standardInput : openat(options.directory, path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            try report(.opening(path, errno: errno), sink: sink)
+            return 0
+        }
+        Interruption.reading(fd)
+        defer {
+            Interruption.reading(-1)
+            if fd != standardInput { close(fd) }
+        }
+        var count = 0
+        var number = 0
+        var outputError: OutputError?
+        let depth = sink.needsWholeStanzas ? nil : depthLimit
+        // Every stanza, from the XML reader or the log reader; false: stop reading.
+        let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
+            self.unboundPrefixes.observe(stanza)
+            number += 1
+            if let direction = self.options.direction, source?.direction != direction { return self.goesOn(sink) }
+            do {
+                if try self.handle(stanza, in: StanzaPlace(file: name, number: number, source: source), sink: sink) { count += 1 }
+                try sink.endStanza()
+            } catch {
+                outputError = error as? OutputError
+                return false
+            }
+            return self.goesOn(sink)
+        }
+        var xmlReader: StanzaReader?
+        var logReader: LogReader?
+        var start: [UInt8] = []
+        var linesBefore = 0
+        func begin(_ kind: InputKind) {
+            switch kind {
+            case .xml:
+                xmlReader = StanzaReader(defaultNamespace: options.defaultNamespace) { take($0, nil) }
+                xmlReader!.depthLimit = depth
+            case .log(let format):
+                logReader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
+                                      handler: { take($0, $1) },
+                                      damage: { [unowned self] damage in
+                                          guard outputError == nil else { return }
+                                          do {
+                                              try self.report(Diagnostic(.position(file: name, line: damage.line, column: damage.column),
+                                                                         damage.message), sink: sink)
+                                          } catch {
+                                              outputError = error as? OutputError
+                                          }
+                                      })
+                logReader!.depthLimit = depth
+                logReader!.continueInNewFile(linesBefore: linesBefore)
+            }
+        }
+        // Reads (and recognises) the input, stanzas going to `take`; false: stop.
+        func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws -> Bool {
+            if xmlReader == nil && logReader == nil {
+                start.append(contentsOf: bytes)
+                guard let kind = options.input ?? InputKind.recognise(start, atEnd: atEnd) else { return true }
+                begin(kind)
+                let bytes = start
+                start = []
+                return try bytes.withUnsafeBytes { try feed($0) }
+            }
+            if let xmlReader {
+                try xmlReader.feed(bytes)
+                return !xmlReader.isStopped && outputError == nil
+            }
+            logReader!.feed(bytes)
+            return !logReader!.isStopped && outputError == nil
+        }
+        do {
+            var failure: Error?
+            let code = InputChunks.read(fileDescriptor: fd, follow: options.follow && fd != standardInput ? path : nil, body: { chunk in
+                do { return try feed(chunk) } catch { failure = error; return false }
+            }, idle: {
+                logReader?.idle()
+                do { try sink.flush() } catch { outputError = error as? OutputError }
+            }, newFile: { lines in
+                if xmlReader == nil && logReader == nil { start = [] }
+                logReader?.continueInNewFile(linesBefore: lines)
+                linesBefore = lines
+            })
+            if let failure { throw failure }
+            if let code { throw StanzaReaderError.io(errno: code) }
+            if outputError == nil {
+                _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
+                try xmlReader?.finish()
+                logReader?.finish()
+            }
+        } catch where !Interruption.isRequested && outputError == nil {
+            try report(.reading(name, error), sink: sink)
+        } catch {
+            // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
+        }
+        if let outputError { throw outputError }
+        if !Interruption.isRequested { try sink.endInput(name, count: count) }
+        return count
+    }
+
+    /// Whether reading goes on after a stanza: checked between stanzas, so that
+    /// output ends with a whole record.
+    private func goesOn<Sink: SearchSink>(_ sink: Sink) -> Bool {
+        !(sink.stopsAtFirstMatch && matched) && !Interruption.isRequested
+    }
+
+    /// How deep the reader must build stanzas: as deep as the deepest query reaches.
+    private var depthLimit: Int? {
+        var deepest = 0
+        for query in options.queries {
+            guard let reach = query.reach else { return nil }
+            deepest = max(deepest, reach)
+        }
+        return deepest
+    }
+
+    /// Evaluates what the sink asks for on one stanza and hands it over; returns
+    /// whether the stanza counts (has a result, or, inverted, none).
+    @inline(__always)
+    private func handle<Sink: SearchSink>(_ stanza: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
+        switch sink.evaluation {
+        case .results(let firstOnly):
+            var hasResult = false
+            for query in options.queries where firstOnly {
+                let value: QueryValue?
+                do {
+                    value = try query.findFirst(in: stanza, strict: options.strict)
+                } catch {
+                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    continue
+                }
+                if let value {
+                    hasResult = true
+                    try sink.result(value, in: place)
+                }
+            }
+            for query in options.queries where !firstOnly {
+                let values: [QueryValue]
+                do {
+                    values = try query.find(in: stanza, strict: options.strict)
+                } catch {
+                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    continue
+                }
+                for value in values {
+                    hasResult = true
+                    try sink.result(value, in: place)
+                }
+            }
+            if hasResult { matched = true }
+            return hasResult
+
+        case .rows:
+            row.removeAll(keepingCapacity: true)
+            for query in options.queries {
+                do {
+                    row.append(try query.findFirst(in: stanza, strict: options.strict))
+                } catch {
+                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    row.append(nil)
+                }
+            }
+            guard row.contains(where: { $0 != nil }) else { return false }
+            matched = true
+            try sink.row(row, in: place)
+            return true
+
+        case .test(let invert):
+            // Every query is evaluated, so that each one's errors are reported.
+            var hasResult = false
+            for query in options.queries {
+                do {
+                    if try query.check(in: stanza, strict: options.strict) { hasResult = true }
+                } catch {
+                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                }
+            }
+            guard hasResult != invert else { return false }
+            matched = true
+            try sink.counted(stanza, in: place)
+            return true
+        }
+    }
+
+    /// The values of one row, kept between stanzas to spare an allocation each.
+    private var row: [QueryValue?] = []
+
+    /// Writes out the records so far (so that they come before the message on a
+    /// terminal), then reports.
+    private func report<Sink: SearchSink>(_ diagnostic: Diagnostic, sink: Sink) throws(OutputError) {
+        failed = true
+        try sink.flush()
+        diagnostics.report(diagnostic)
+    }
+}

@@ -1,0 +1,64 @@
+import StanzaQuery
+
+/// Where the searcher hands what it finds: one kind of output each (the printer
+/// of ripgrep's searcher/sink split). The searcher evaluates what the sink's
+/// ``evaluation`` asks for, then calls the methods that go with it; a sink
+/// never reads the inputs and the searcher never formats.
+///
+/// New outputs (files with matches, context, one record per element) are new
+/// sinks; the searcher stays as it is.
+public protocol SearchSink: AnyObject {
+    /// What the searcher evaluates on each stanza for this sink.
+    var evaluation: Evaluation { get }
+    /// Whether the sink prints whole stanzas, so the reader must build them whole
+    /// (else only as deep as the queries reach).
+    var needsWholeStanzas: Bool { get }
+    /// Whether the search ends at the first stanza that counts (`-q`).
+    var stopsAtFirstMatch: Bool { get }
+
+    /// A result (``Evaluation/results(firstOnly:)``), in document order.
+    func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError)
+    /// The first result of each query (``Evaluation/rows``), when any has one.
+    func row(_ values: [QueryValue?], in stanza: StanzaPlace) throws(OutputError)
+    /// A stanza that counts (``Evaluation/test(invert:)``): it has a result, or,
+    /// inverted, none.
+    func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError)
+    /// The end of one stanza's records.
+    func endStanza() throws(OutputError)
+    /// The end of one input, with how many of its stanzas counted.
+    func endInput(_ file: String, count: Int) throws(OutputError)
+    /// The end of the search (not called after Ctrl-C), with the total.
+    func endSearch(count: Int) throws(OutputError)
+    /// Writes out what is buffered (before a diagnostic, and at the end).
+    func flush() throws(OutputError)
+}
+
+/// What the searcher computes per stanza.
+public enum Evaluation: Equatable, Sendable {
+    /// Every result of every query (or each query's first), handed over one by one.
+    case results(firstOnly: Bool)
+    /// The first result of each query, as one row.
+    case rows
+    /// Only whether any query has a result; `invert` counts the stanzas without.
+    case test(invert: Bool)
+}
+
+/// Where a stanza is: its input, its number there (from 1), and, read from a
+/// log, what the log says of it (line, time, direction…).
+public struct StanzaPlace {
+    public var file: String
+    public var number: Int
+    public var source: StanzaSource?
+}
+
+extension SearchSink {
+    public var needsWholeStanzas: Bool { false }
+    public var stopsAtFirstMatch: Bool { false }
+    public func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError) {}
+    public func row(_ values: [QueryValue?], in stanza: StanzaPlace) throws(OutputError) {}
+    public func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {}
+    public func endStanza() throws(OutputError) {}
+    public func endInput(_ file: String, count: Int) throws(OutputError) {}
+    public func endSearch(count: Int) throws(OutputError) {}
+    public func flush() throws(OutputError) {}
+}

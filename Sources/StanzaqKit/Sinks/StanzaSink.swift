@@ -1,0 +1,24 @@
+import StanzaQuery
+
+/// Each stanza that has a result (or, inverted, none) printed whole (`-s`, `-v`).
+final class StanzaSink: SearchSink {
+    let formatter: RecordFormatter
+    let output: Output
+    let evaluation: Evaluation
+    var needsWholeStanzas: Bool { true }
+
+    init(formatter: RecordFormatter, output: Output, invert: Bool) {
+        self.formatter = formatter
+        self.output = output
+        evaluation = .test(invert: invert)
+    }
+
+    func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {
+        try output.writeRecord {
+            formatter.writeRecord(file: stanza.file, stanza: stanza.number, source: stanza.source, value: .element(element), into: &$0)
+        }
+    }
+
+    func endStanza() throws(OutputError) { try output.endStanza() }
+    func flush() throws(OutputError) { try output.flush() }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import StanzaqKit
+
+/// What the command sees of its process: its standard streams, whether they are
+/// terminals, and the environment variables it reads. The process passes its
+/// own (``process()``); tests pass memory and files.
+struct CommandEnvironment {
+    var standardInput: Int32 = 0
+    var output: Output
+    var diagnostics: Diagnostics
+    var stdinIsTerminal = false
+    var stdoutIsTerminal = false
+    /// `NO_COLOR` is set to something.
+    var noColor = false
+    /// Where relative paths are opened.
+    var directory: Int32 = AT_FDCWD
+    /// Whether Ctrl-C handlers may be installed (the process's, not a test's).
+    var handlesSignals = false
+
+    /// The process's own.
+    static func process() -> CommandEnvironment {
+        CommandEnvironment(
+            output: Output(fileDescriptor: 1), diagnostics: Diagnostics(fileDescriptor: 2),
+            stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0,
+            noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true)
+    }
+}
+
+enum Stanzaq {
+    /// Parses `arguments` (without the program name), runs the command, and returns
+    /// the exit status. Errors print as `stanzaq: error: …` and give 2, as grep's do;
+    /// help and `--version` go to standard output and give 0.
+    static func main(_ arguments: [String], in environment: CommandEnvironment) -> Int32 {
+        do {
+            // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
+            var parsed = try StanzaqCommand.parseAsRoot(StanzaqCommand.normalising(arguments))
+            guard let command = parsed as? StanzaqCommand else { try parsed.run(); return 0 }
+            return try command.execute(in: environment)
+        } catch let diagnostic as Diagnostic {
+            try? environment.output.flush()
+            environment.diagnostics.report(diagnostic)
+            return 2
+        } catch let code as ExitCode {
+            return code.rawValue
+        } catch {
+            if StanzaqCommand.exitCode(for: error) == .success {
+                try? environment.output.write(StanzaqCommand.fullMessage(for: error) + "\n")
+                try? environment.output.flush()
+                return 0
+            }
+            environment.diagnostics.report(Diagnostic(StanzaqCommand.message(for: error)))
+            environment.diagnostics.write("Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)")
+            return 2
+        }
+    }
+}
