@@ -42,7 +42,10 @@ let package = Package(
             swiftSettings: releaseSettings
         ),
 
-        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery"]),
-        .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq", "StanzaqKit"]),
+        // How the tests find the package and start programs: one place for both.
+        .target(name: "StanzaqTestSupport", dependencies: ["CSpawn"], path: "Tests/StanzaqTestSupport"),
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
+        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery", "StanzaqTestSupport"]),
+        .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq", "StanzaqKit", "StanzaqTestSupport"]),
     ]
 )

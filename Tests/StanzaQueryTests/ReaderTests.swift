@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import StanzaQuery
+import StanzaqTestSupport
 
 /// SPEC 1 and 2: what the reader makes of its input.
 final class ReaderTests: XCTestCase {
@@ -19,8 +20,7 @@ final class ReaderTests: XCTestCase {
     /// The shared corpus beside the repository (`../shared`, as on CI), or `$STANZAQ_CORPUS`.
     static let corpusPath: String = {
         if let path = ProcessInfo.processInfo.environment["STANZAQ_CORPUS"], !path.isEmpty { return path }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/corpus/xep-stanzas.xml").path
+        return PackagePaths.shared.appendingPathComponent("corpus/xep-stanzas.xml").path
     }()
 
     /// Skips a test when the corpus is not there (a clone without `../shared`).

@@ -1,16 +1,12 @@
 import XCTest
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import StanzaQuery
+import StanzaqTestSupport
 
 /// The Swift example of README.md ("The Swift library"), as written there.
 final class ReadmeLibraryTests: XCTestCase {
     func testTheReadmeExample() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(root.path))
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: PackagePaths.file("README.md"), encoding: .utf8)
         XCTAssertTrue(readme.contains("""
             let stamp = try Query("{urn:xmpp:delay}delay@stamp|datetime")
             var stamps: [String] = []
@@ -32,7 +28,8 @@ final class ReadmeLibraryTests: XCTestCase {
             }
             return true                      // false stops reading
         }
-        try reader.read(fileDescriptor: open("examples/message-delay.xml", O_RDONLY))
+        // As in the README, but from the package root without changing the working directory.
+        try reader.read(fileDescriptor: open(PackagePaths.file("examples/message-delay.xml").path, O_RDONLY))
         XCTAssertEqual(stamps, ["2002-09-10T23:08:25Z"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// The command itself: `--help`, `--version`, `--explain`, `-i`, `--color`, usage errors,
 /// pipes and streaming (SPEC 5).
@@ -193,30 +194,21 @@ final class CommandTests: CLITestCase {
 
     /// Results for a stanza come out before the input ends (`tail -f capture.xml | stanzaq …`).
     func testLineBufferedStreaming() throws {
-        let binary = try Runner.requireBinary()
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--line-buffered", "body#"]
-        process.environment = Runner.environment()
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
-        try process.run()
-        defer {
-            if process.isRunning {
-                process.terminate()
-                _ = finished.wait(timeout: .now() + 10)
-            }
-        }
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&input), 0)
+        XCTAssertEqual(pipe(&output), 0)
+        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let child = try Child([try Runner.requireBinary().path, "--line-buffered", "body#"], environment: Runner.environment(),
+                              stdin: .descriptor(input[0]), stdout: .descriptor(output[1]))
+        close(input[0])
+        close(output[1])
+        let writer = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
+        let reader = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
         signal(SIGPIPE, SIG_IGN) // a write to a stanzaq that died must fail, not kill the test runner
-        try input.fileHandleForWriting.write(contentsOf: Data("<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message><body>first</body></message>\n<message><body>sec".utf8))
+        try writer.write(contentsOf: Data("<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message><body>first</body></message>\n<message><body>sec".utf8))
 
         let firstLine = LineBox()
-        let reader = output.fileHandleForReading
         let gotLine = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             var collected = Data()
@@ -229,16 +221,16 @@ final class CommandTests: CLITestCase {
             gotLine.signal()
         }
         let timedOut = gotLine.wait(timeout: .now() + 30) == .timedOut
-        if timedOut { process.terminate() ; _ = gotLine.wait(timeout: .now() + 10) }
+        if timedOut { child.send(SIGTERM); _ = gotLine.wait(timeout: .now() + 10) }
         XCTAssertFalse(timedOut, "no output for the first stanza while the input is still open")
         XCTAssertEqual(String(decoding: firstLine.get(), as: UTF8.self), "first\n")
 
-        try input.fileHandleForWriting.write(contentsOf: Data("ond</body></message>\n".utf8))
-        try input.fileHandleForWriting.close()
-        XCTAssertEqual(finished.wait(timeout: .now() + 30), .success)
+        try writer.write(contentsOf: Data("ond</body></message>\n".utf8))
+        try writer.close()
+        let ended = child.wait(timeout: 30)
         let rest = reader.readDataToEndOfFile()
         XCTAssertEqual(String(decoding: rest, as: UTF8.self), "second\n")
-        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(ended?.status, 0)
     }
 }
 

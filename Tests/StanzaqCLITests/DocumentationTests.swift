@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// One example command shown in a document, with the output the document shows for it.
 struct DocumentedExample: Equatable {
@@ -157,7 +158,7 @@ final class DocumentationTests: XCTestCase {
     @discardableResult
     func checkExamples(of path: String, kind: Kind, runIn directory: URL? = nil,
                        file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        let url = Runner.packageRoot.appendingPathComponent(path)
+        let url = PackagePaths.root.appendingPathComponent(path)
         let text = try String(contentsOf: url, encoding: .utf8)
         let examples = kind == .markdown ? DocumentedExamples.markdown(text) : DocumentedExamples.manPage(text)
         let workingDirectory = directory ?? url.deletingLastPathComponent()
@@ -179,8 +180,8 @@ final class DocumentationTests: XCTestCase {
 
     func testReadmeExamples() throws {
         let path = "README.md"
-        guard FileManager.default.fileExists(atPath: Runner.packageRoot.appendingPathComponent(path).path) else {
-            XCTFail("README.md does not exist at \(Runner.packageRoot.path)")
+        guard FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(path).path) else {
+            XCTFail("README.md does not exist at \(PackagePaths.root.path)")
             return
         }
         let count = try checkExamples(of: path, kind: .markdown)
@@ -201,10 +202,10 @@ final class DocumentationTests: XCTestCase {
     }
 
     private func checkManPage(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard FileManager.default.fileExists(atPath: Runner.packageRoot.appendingPathComponent(path).path) else {
+        guard FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent(path).path) else {
             throw XCTSkip("\(path) does not exist (yet)")
         }
-        try checkExamples(of: path, kind: .manPage, runIn: Runner.packageRoot, file: file, line: line)
+        try checkExamples(of: path, kind: .manPage, runIn: PackagePaths.root, file: file, line: line)
     }
 
     // MARK: the harness itself

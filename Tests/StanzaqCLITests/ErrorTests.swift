@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Errors: query syntax, input files, malformed XML, per-stanza errors, `--strict` (SPEC 2, 3.1, 3.4, 5).
 final class ErrorTests: CLITestCase {

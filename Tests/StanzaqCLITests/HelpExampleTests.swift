@@ -1,10 +1,11 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Every example command of `stanzaq --help` runs, on a copy of examples/, and finds something.
 final class HelpExampleTests: XCTestCase {
     func testEveryHelpExampleRuns() throws {
-        let help = try Runner.run(Runner.requireBinary(), ["--help"], in: Runner.packageRoot, environment: Runner.environment())
+        let help = try Runner.run(Runner.requireBinary(), ["--help"], in: PackagePaths.root, environment: Runner.environment())
         // An example is an indented line starting with "stanzaq", with its continuation lines.
         var examples: [String] = []
         var pending: String?

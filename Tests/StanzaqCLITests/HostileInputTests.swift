@@ -1,10 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StanzaqTestSupport
 
 /// Hostile XML (SPEC 1, 2): malformed, truncated, oversized, deeply nested, with DTDs
 /// and entities, invalid bytes, unreadable inputs. stanzaq must report it, keep every

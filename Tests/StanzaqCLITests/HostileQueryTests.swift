@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Hostile queries on the command line (SPEC 3.1, 3.5): every kind of syntax error
 /// shows its column; regular expressions that backtrack catastrophically end in an

@@ -1,13 +1,12 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Checks the man pages themselves (their examples are run by DocumentationTests):
 /// they pass `mandoc -T lint -W warning`, `stanzaq.1` documents every long option the
 /// binary accepts, and `stanzaq-query.7` documents every conversion.
 final class ManPageTests: XCTestCase {
-    /// The package root (this file is `Tests/StanzaqCLITests/ManPageTests.swift`).
-    private static let manPackageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let manPackageRoot = PackagePaths.root
 
     private static let toolPage = manPackageRoot.appendingPathComponent("man/stanzaq.1")
     private static let languagePage = manPackageRoot.appendingPathComponent("man/stanzaq-query.7")
@@ -147,51 +146,11 @@ final class ManPageTests: XCTestCase {
         var errors: String
     }
 
-    private struct ManToolTimeout: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Runs a program with standard input from `/dev/null` and its output in temporary files
-    /// (so it cannot block on a full pipe); kills it after `timeout` seconds.
+    /// Runs a program in the package root, standard input from `/dev/null`; kills it
+    /// after `timeout` seconds.
     private static func runManTool(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 60) throws -> ManToolResult {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stanzaq-man-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outputURL = directory.appendingPathComponent("stdout")
-        let errorURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let errors = try FileHandle(forWritingTo: errorURL)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = manPackageRoot
-        var environment = ProcessInfo.processInfo.environment
-        environment["LC_ALL"] = "C.UTF-8"
-        environment["NO_COLOR"] = nil
-        process.environment = environment
-        process.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-            throw ManToolTimeout(description: "\(executable.path) \(arguments.joined(separator: " ")) did not finish in \(Int(timeout)) s")
-        }
-        process.waitUntilExit()
-        try output.close()
-        try errors.close()
-        return ManToolResult(
-            status: process.terminationStatus,
-            output: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            errors: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self))
+        let result = try Runner.run(executable, arguments, in: manPackageRoot, environment: Runner.environment(),
+                                    timeout: timeout)
+        return ManToolResult(status: result.status, output: result.output, errors: result.stderr)
     }
 }

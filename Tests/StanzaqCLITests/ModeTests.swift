@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Stanza modes: `-s/--select`, `-v/--invert`, `-c/--count`, `-q/--quiet` (SPEC 5).
 final class ModeTests: CLITestCase {

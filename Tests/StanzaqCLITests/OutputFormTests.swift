@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import StanzaqTestSupport
 
 /// Queries and output forms: positional and `-e` queries, `-a`, `--first`, `-o`, `--json`,
 /// `-0`, `-j`, `-H`, `-n`, `-N`, `--epoch`, `--pretty` (SPEC 4 and 5).

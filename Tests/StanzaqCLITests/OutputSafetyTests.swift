@@ -1,10 +1,6 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StanzaqTestSupport
 
 /// Output safety (SPEC 4, 5): Ctrl-C during a long run exits 130 and leaves whole
 /// records on standard output — never half of one — and no message; output that
@@ -34,31 +30,31 @@ final class OutputSafetyTests: CLITestCase {
         let err = scratch.url.appendingPathComponent("stderr").path
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let environment = Runner.environment()
-        let feeder = try Spawned.start(["/bin/sh", "-c", writer, "sh", fifo], environment: environment)
+        let feeder = try Child(["/bin/sh", "-c", writer, "sh", fifo], environment: environment)
         defer {
-            kill(feeder, SIGKILL)
-            _ = Spawned.wait(feeder, timeout: 10)
+            feeder.send(SIGKILL)
+            _ = feeder.wait(timeout: 10)
         }
-        let stanzaq = try Spawned.start(
-            ["/bin/sh", "-c", "exec \"$@\" <\"$STANZAQ_IN\" >\"$STANZAQ_OUT\" 2>\"$STANZAQ_ERR\"", "sh",
-             try Runner.requireBinary().path] + arguments,
-            environment: environment.merging(["STANZAQ_IN": fifo, "STANZAQ_OUT": out, "STANZAQ_ERR": err]) { $1 })
+        // Opening the FIFO for reading waits for the writer: the child does it, not the test.
+        let stanzaq = try Child(
+            ["/bin/sh", "-c", "exec \"$@\" <\"$STANZAQ_IN\"", "sh", try Runner.requireBinary().path] + arguments,
+            environment: environment.merging(["STANZAQ_IN": fifo]) { $1 }, stdout: .file(out), stderr: .file(err))
         let start = Date()
         func ready() -> Bool {
-            if bytes == 0 { return Self.handlesSIGINT(stanzaq) }
+            if bytes == 0 { return Self.handlesSIGINT(stanzaq.pid) }
             return (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 >= bytes
         }
         while !ready() {
             if Date().timeIntervalSince(start) > 30 {
-                kill(stanzaq, SIGKILL)
-                _ = Spawned.wait(stanzaq, timeout: 10)
+                stanzaq.send(SIGKILL)
+                _ = stanzaq.wait(timeout: 10)
                 throw RunFailure(description: "stanzaq \(arguments) not ready for SIGINT within 30 s")
             }
             usleep(2_000)
         }
-        XCTAssertEqual(kill(stanzaq, SIGINT), 0, file: file, line: line)
+        XCTAssertTrue(stanzaq.send(SIGINT), file: file, line: line)
         let interrupted = Date()
-        guard let ended = Spawned.wait(stanzaq, timeout: 10) else {
+        guard let ended = stanzaq.wait(timeout: 10) else {
             throw RunFailure(description: "stanzaq \(arguments) still running 10 s after SIGINT; killed")
         }
         XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5, "stanzaq took long to stop", file: file, line: line)

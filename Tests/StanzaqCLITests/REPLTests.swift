@@ -1,98 +1,6 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// A program running on a pseudo-terminal, driven like a person would.
-final class TerminalSession {
-    let master: Int32
-    let pid: pid_t
-    private(set) var screen = ""
-
-    init(_ binary: URL, _ arguments: [String], environment: [String: String]) throws {
-        // Everything the child needs is prepared before fork: after it, only exec.
-        let argv = ([binary.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        var size = winsize(ws_row: 40, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
-        var master: Int32 = -1
-        let pid = forkpty(&master, nil, nil, &size)
-        if pid == 0 {
-            execve(argv[0]!, argv, envp)
-            _exit(127)
-        }
-        guard pid > 0 else { throw RunFailure(description: "forkpty failed: \(errno)") }
-        self.master = master
-        self.pid = pid
-    }
-
-    deinit {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        close(master)
-    }
-
-    /// Types `text`, once the program reads the terminal in raw mode: this
-    /// libedit prints its prompt before it leaves canonical mode, and a Ctrl-D
-    /// typed in that instant would reach it as a NUL byte (`^@`).
-    func send(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(10)
-        var settings = termios()
-        while tcgetattr(master, &settings) == 0, settings.c_lflag & tcflag_t(ICANON) != 0, Date() < deadline {
-            usleep(2_000)
-        }
-        let written = text.withCString { write(master, $0, strlen($0)) }
-        if written != text.utf8.count {
-            XCTFail("writing to the terminal failed (errno \(errno))", file: file, line: line)
-        }
-    }
-
-    /// Reads the terminal until its output (since the last `expect`) contains `text`.
-    @discardableResult
-    func expect(_ text: String, timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !screen.contains(text) {
-            let left = deadline.timeIntervalSinceNow
-            if left <= 0 {
-                XCTFail("timed out waiting for \(text.debugDescription); the terminal showed \(screen.debugDescription)", file: file, line: line)
-                return screen
-            }
-            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, Int32(left * 1000)) > 0 else { continue }
-            let count = read(master, &buffer, buffer.count)
-            if count <= 0 { break }
-            screen += String(decoding: buffer[..<count], as: UTF8.self)
-        }
-        let seen = screen
-        if let range = screen.range(of: text) { screen = String(screen[range.upperBound...]) }
-        return seen
-    }
-
-    /// Ctrl-D; the exit status.
-    func endWithControlD() -> Int32? {
-        send("\u{4}")
-        return exitStatus()
-    }
-
-    /// Waits for the program to exit; its status.
-    func exitStatus(timeout: TimeInterval = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) == pid {
-                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-            }
-            var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 20) > 0 {
-                _ = read(master, &buffer, buffer.count)   // keep the terminal drained
-            }
-        }
-        return nil
-    }
-}
 
 final class REPLTests: XCTestCase {
     var stateHome: URL!
@@ -222,11 +130,10 @@ final class REPLTests: XCTestCase {
     }
 }
 
-/// The REPL without a terminal: no prompts, no banner; results only.
+/// The REPL without a terminal: no prompts, no banner; results only (in process).
 final class ScriptedREPLTests: XCTestCase {
     private func script(_ lines: String, files: [String] = []) throws -> RunResult {
-        try Runner.run(Runner.requireBinary(), ["-i"] + files, stdin: Data(lines.utf8),
-                       in: Runner.packageRoot, environment: Runner.environment())
+        try InProcess.stanzaq(["-i"] + files, stdin: Data(lines.utf8), in: PackagePaths.root)
     }
 
     func testCommandsAndQueries() throws {

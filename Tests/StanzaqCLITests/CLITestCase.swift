@@ -1,0 +1,100 @@
+import Foundation
+import StanzaqKit
+import StanzaqTestSupport
+import XCTest
+@testable import stanzaq
+
+/// The whole command run inside the test process: ``Stanzaq/main(_:in:)`` with its
+/// standard output and error in memory, its standard input from a file, and
+/// relative paths opened in `directory` — exact and fast, with no process.
+/// What only a process shows (signals, pipes, the terminal, memory) runs the
+/// binary through ``Runner``.
+enum InProcess {
+    static func stanzaq(_ arguments: [String], stdin: Data? = nil, in directory: URL = Runner.examples,
+                        noColor: Bool = false) throws -> RunResult {
+        let scratch = try ScratchDirectory()
+        let inputPath = try stdin.map { try scratch.write("stdin", $0).path } ?? "/dev/null"
+        let input = open(inputPath, O_RDONLY | O_CLOEXEC)
+        let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer {
+            close(input)
+            close(folder)
+        }
+        guard input >= 0, folder >= 0 else { throw RunFailure(description: "cannot open \(inputPath) or \(directory.path)") }
+        let environment = CommandEnvironment(
+            standardInput: input, output: .inMemory(), diagnostics: .inMemory(), noColor: noColor, directory: folder)
+        let start = Date()
+        let status = Stanzaq.main(arguments, in: environment)
+        try? environment.output.flush()
+        return RunResult(status: status, signal: nil, stdout: Data(environment.output.contents),
+                         stderr: environment.diagnostics.text, seconds: Date().timeIntervalSince(start), peakMemoryKiB: 0)
+    }
+}
+
+/// Assertions on `stanzaq` runs.
+class CLITestCase: XCTestCase {
+    /// Runs `stanzaq` in process and checks exact stdout, exit status, and stderr (exactly,
+    /// or, with `stderrContains`, that every fragment occurs in it). `environment` may
+    /// set `NO_COLOR`. Returns the run for further checks.
+    @discardableResult
+    func assertStanzaq(_ arguments: [String], stdin: String? = nil, in directory: URL = Runner.examples,
+                       environment: [String: String?] = [:],
+                       stdout expectedOut: String, stderr expectedErr: String? = "", stderrContains fragments: [String] = [],
+                       status expectedStatus: Int32, file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        XCTAssertTrue(Set(environment.keys).isSubset(of: ["NO_COLOR"]), "in process, only NO_COLOR can be set",
+                      file: file, line: line)
+        let noColor = (environment["NO_COLOR"] ?? nil).map { !$0.isEmpty } ?? false
+        let result = try InProcess.stanzaq(arguments, stdin: stdin.map { Data($0.utf8) }, in: directory, noColor: noColor)
+        let shown = "stanzaq \(arguments.map(shellQuote).joined(separator: " "))"
+        XCTAssertEqual(result.output, expectedOut, "stdout of \(shown)", file: file, line: line)
+        if let expectedErr {
+            XCTAssertEqual(result.stderr, expectedErr, "stderr of \(shown)", file: file, line: line)
+        }
+        for fragment in fragments {
+            XCTAssertTrue(result.stderr.contains(fragment),
+                          "stderr of \(shown) should contain \(fragment.debugDescription), is \(result.stderr.debugDescription)",
+                          file: file, line: line)
+        }
+        XCTAssertEqual(result.status, expectedStatus, "exit status of \(shown) (stderr: \(result.stderr))",
+                       file: file, line: line)
+        return result
+    }
+
+    /// The bounds every hostile input must stay within: hang guards, ten times
+    /// and more what a run costs on a slow, busy machine.
+    static let timeLimit = 10.0
+    static let memoryLimitKiB = 200 * 1024
+
+    /// Runs the `stanzaq` binary on hostile input and checks that it ended by itself (no
+    /// signal) within 10 s (or `timeLimit`, for runs that meet a limit on work that takes
+    /// seconds) and 200 MiB (a process's own peak memory, hence a process),
+    /// with exactly `stdout` (what came before the trouble survives), the status, and
+    /// every fragment in stderr.
+    @discardableResult
+    func assertBounded(_ arguments: [String], stdin: RunInput = .none, in directory: URL = Runner.examples,
+                       stdout expected: String, stderrContains fragments: [String] = [], stderrMatches pattern: String? = nil,
+                       status expectedStatus: Int32, timeLimit: Double = timeLimit,
+                       file: StaticString = #filePath, line: UInt = #line) throws -> RunResult {
+        let run = try Runner.stanzaq(arguments, stdin: stdin, in: directory, timeout: max(60, 2 * timeLimit))
+        let shown = "stanzaq \(arguments.map(shellQuote).joined(separator: " "))"
+        XCTAssertNil(run.signal, "\(shown) died of signal \(run.signal ?? 0); stderr: \(run.stderr.prefix(2000))",
+                     file: file, line: line)
+        XCTAssertLessThan(run.seconds, timeLimit, "\(shown) took \(run.seconds) s", file: file, line: line)
+        XCTAssertLessThan(run.peakMemoryKiB, Self.memoryLimitKiB, "\(shown) used \(run.peakMemoryKiB) KiB",
+                          file: file, line: line)
+        XCTAssertEqual(run.output, expected, "stdout of \(shown)", file: file, line: line)
+        for fragment in fragments {
+            XCTAssertTrue(run.stderr.contains(fragment),
+                          "stderr of \(shown) should contain \(fragment.debugDescription), is \(run.stderr.prefix(2000).debugDescription)",
+                          file: file, line: line)
+        }
+        if let pattern {
+            XCTAssertTrue(fullyMatches(run.stderr, pattern),
+                          "stderr of \(shown) should match \(pattern), is \(run.stderr.prefix(2000).debugDescription)",
+                          file: file, line: line)
+        }
+        XCTAssertEqual(run.status, expectedStatus, "exit status of \(shown) (stderr: \(run.stderr.prefix(2000)))",
+                       file: file, line: line)
+        return run
+    }
+}
