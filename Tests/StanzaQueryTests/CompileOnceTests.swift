@@ -2,7 +2,7 @@ import XCTest
 import Foundation
 import StanzaQuery
 
-/// SPEC 3.1: compile once, evaluate on every stanza.
+/// stanzaq-query(7), DESCRIPTION: compile once, evaluate on every stanza.
 final class CompileOnceTests: XCTestCase {
 
     private func corpus() throws -> [Element] {

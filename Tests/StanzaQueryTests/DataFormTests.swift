@@ -1,7 +1,7 @@
 import XCTest
 @testable import StanzaQuery
 
-/// SPEC 3.6: data-form (XEP-0004) subqueries.
+/// stanzaq-query(7), DATA FORMS: data-form (XEP-0004) subqueries.
 final class DataFormTests: XCTestCase {
 
     let single = """

@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// SPEC 3.3: @name, @{ns}name, @p:name, @@, #, $.
+/// stanzaq-query(7), EXTRACTIONS: @name, @{ns}name, @p:name, @@, #, $.
 final class ExtractionTests: XCTestCase {
 
     func testAttributeExtraction() {
@@ -106,7 +106,7 @@ final class ExtractionTests: XCTestCase {
     }
 
     func testExtractionAfterParent() {
-        // SPEC 9: "item/../@ver" reads the parent's attribute.
+        // stanzaq-query(7), COMPATIBILITY: "item/../@ver" reads the parent's attribute.
         let s = stanza("<iq xmlns='jabber:client'><query xmlns='jabber:iq:roster' ver='v9'><item jid='a@b'/></query></iq>")
         XCTAssertEqual(texts("{jabber:iq:roster}query/item/../@ver", in: s), ["v9"])
         XCTAssertEqual(texts("{jabber:iq:roster}query/item/..@ver", in: s), ["v9"])

@@ -1,7 +1,7 @@
 import XCTest
 @testable import StanzaQuery
 
-/// Duplicates are kept along a path (SPEC 3.2), so `*/..` repeated multiplies the
+/// Duplicates are kept along a path (stanzaq-query(7), PARENT), so `*/..` repeated multiplies the
 /// nodes reached by the number of children each time. Found by the query fuzzer: a
 /// 36-character query took 17 s and, a few segments longer, all memory.
 final class NodesReachedTests: XCTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// SPEC 9: every query Prosody's `stanza:find()` accepts gives Prosody's answer
+/// stanzaq-query(7), COMPATIBILITY (Prosody): every query Prosody's `stanza:find()` accepts gives Prosody's answer
 /// as the first result. The first two tests mirror Prosody's own spec
 /// (spec/util_stanza_spec.lua, describe "find").
 final class ProsodyCompatibilityTests: XCTestCase {

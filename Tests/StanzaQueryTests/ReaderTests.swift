@@ -3,7 +3,7 @@ import Foundation
 import StanzaQuery
 import StanzaqTestSupport
 
-/// SPEC 1 and 2: what the reader makes of its input.
+/// stanzaq(1), INPUT: what the reader makes of its input.
 final class ReaderTests: XCTestCase {
 
     /// Stanzas of the shared corpus, counted independently with Python's

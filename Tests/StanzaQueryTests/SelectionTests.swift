@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// SPEC 3.2: how a path selects elements.
+/// stanzaq-query(7), PATH SEGMENTS: how a path selects elements.
 final class SelectionTests: XCTestCase {
 
     let message = """

@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// SPEC 4, "element": XML serialised standalone.
+/// stanzaq(1), OUTPUT, Text: XML serialised standalone.
 final class SerializerTests: XCTestCase {
 
     func testRoundTripOfAStanza() {

@@ -1,7 +1,7 @@
 import XCTest
 import StanzaQuery
 
-/// SPEC 3.1: syntax and compile-time errors, with the column and the caret.
+/// stanzaq-query(7), QUERY ERRORS: syntax and compile-time errors, with the column and the caret.
 /// One test per error the parser (QueryParser.swift) and the compiler raise.
 final class SyntaxErrorTests: XCTestCase {
 

@@ -3,7 +3,7 @@ import XCTest
 import StanzaqTestSupport
 
 /// The command itself: `--help`, `--version`, `--explain`, `-i`, `--color`, usage errors,
-/// pipes and streaming (SPEC 5).
+/// pipes and streaming (stanzaq(1), OPTIONS).
 final class CommandTests: CLITestCase {
     // MARK: help, version, explain, REPL
 
@@ -115,7 +115,7 @@ final class CommandTests: CLITestCase {
                                        stdout: Self.colouredPrefix + "O blessed, blessed night! I am afeard.\n", status: 0)
         XCTAssertEqual(result.stderr, "")
         // XML is coloured too; without the escapes it is the plain serialisation.
-        let xml = try Runner.stanzaq(["--color", "always", "body", "message-delay.xml"])
+        let xml = try InProcess.stanzaq(["--color", "always", "body", "message-delay.xml"])
         XCTAssertTrue(xml.output.contains("\u{1B}["), xml.output.debugDescription)
         XCTAssertEqual(stripEscapes(xml.output), "<body xmlns='jabber:client'>O blessed, blessed night! I am afeard.</body>\n")
         // NO_COLOR only affects auto.
@@ -129,7 +129,7 @@ final class CommandTests: CLITestCase {
         try assertStanzaq(["--color", "auto", "-H", "-n", "body#", "message-delay.xml"], stdout: plain, status: 0)
         try assertStanzaq(["-H", "-n", "body#", "message-delay.xml"], stdout: plain, status: 0)
         try assertStanzaq(["--color", "auto", "-s", "body", "message-delay.xml"], environment: ["NO_COLOR": "1"],
-                          stdout: try Runner.stanzaq(["--color", "never", "-s", "body", "message-delay.xml"]).output, status: 0)
+                          stdout: try InProcess.stanzaq(["--color", "never", "-s", "body", "message-delay.xml"]).output, status: 0)
     }
 
     func testColorIsNeverUsedForJSON() throws {

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import StanzaqTestSupport
 
-/// Errors: query syntax, input files, malformed XML, per-stanza errors, `--strict` (SPEC 2, 3.1, 3.4, 5).
+/// Errors: query syntax, input files, malformed XML, per-stanza errors, `--strict` (stanzaq(1), INPUT, DIAGNOSTICS, EXIT STATUS; stanzaq-query(7), QUERY ERRORS, CONVERSIONS).
 final class ErrorTests: CLITestCase {
     /// Required case: a syntax error names the column and shows a caret (the SPEC's own example).
     func testSyntaxErrorWithCaret() throws {

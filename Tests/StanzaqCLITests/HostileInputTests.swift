@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import StanzaqTestSupport
 
-/// Hostile XML (SPEC 1, 2): malformed, truncated, oversized, deeply nested, with DTDs
+/// Hostile XML (stanzaq(1), INPUT): malformed, truncated, oversized, deeply nested, with DTDs
 /// and entities, invalid bytes, unreadable inputs. stanzaq must report it, keep every
 /// result it found before, go on with the next file, exit 2 — within 10 s and 200 MiB,
 /// without dying of a signal, and without reading anything a DTD points at.

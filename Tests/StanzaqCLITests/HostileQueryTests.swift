@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import StanzaqTestSupport
 
-/// Hostile queries on the command line (SPEC 3.1, 3.5): every kind of syntax error
+/// Hostile queries on the command line (stanzaq-query(7), QUERY ERRORS, FORMAT ARGUMENTS): every kind of syntax error
 /// shows its column; regular expressions that backtrack catastrophically end in an
 /// error for the stanza; huge queries compile and run in bounded time; format
 /// specifiers never reach a real printf.
@@ -193,7 +193,7 @@ final class HostileQueryTests: CLITestCase {
     /// What `--explain` prints for the query of `testHugeQueriesRunInBoundedTime`.
     private func explanation(segments: Int) throws -> String {
         let query = Array(repeating: "a<b=c>", count: segments).joined(separator: "/")
-        let result = try Runner.stanzaq(["--explain", query])
+        let result = try InProcess.stanzaq(["--explain", query])
         XCTAssertEqual(result.status, 0)
         // The query, where it starts, two lines per segment, the result.
         XCTAssertEqual(result.output.split(separator: "\n").count, 2 + 2 * segments + 1, String(result.output.prefix(500)))

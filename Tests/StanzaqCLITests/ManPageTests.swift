@@ -11,7 +11,7 @@ final class ManPageTests: XCTestCase {
     private static let toolPage = manPackageRoot.appendingPathComponent("man/stanzaq.1")
     private static let languagePage = manPackageRoot.appendingPathComponent("man/stanzaq-query.7")
 
-    /// The conversion names of the query language (SPEC 3.4).
+    /// The conversion names of the query language (stanzaq-query(7), CONVERSIONS).
     private static let conversions = ["bool", "int", "uint", "double", "datetime", "base64", "uuid", "uuidcast"]
 
     func testManPagesPassMandocLint() throws {

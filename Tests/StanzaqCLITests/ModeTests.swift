@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import StanzaqTestSupport
 
-/// Stanza modes: `-s/--select`, `-v/--invert`, `-c/--count`, `-q/--quiet` (SPEC 5).
+/// Stanza modes: `-s/--select`, `-v/--invert`, `-c/--count`, `-q/--quiet` (stanzaq(1), OPTIONS).
 final class ModeTests: CLITestCase {
     static let errorStanzas = """
         <message xmlns='jabber:client' from='tybalt@capulet.lit' to='juliet@capulet.lit/balcony' type='error' id='b7eec9a1-1ebb-496d-b2e8-e6a6f17b1b5f'>

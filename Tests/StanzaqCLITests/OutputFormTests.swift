@@ -3,7 +3,7 @@ import XCTest
 import StanzaqTestSupport
 
 /// Queries and output forms: positional and `-e` queries, `-a`, `--first`, `-o`, `--json`,
-/// `-0`, `-j`, `-H`, `-n`, `-N`, `--epoch`, `--pretty` (SPEC 4 and 5).
+/// `-0`, `-j`, `-H`, `-n`, `-N`, `--epoch`, `--pretty` (stanzaq(1), OUTPUT and OPTIONS).
 final class OutputFormTests: CLITestCase {
     static let bodies = """
         Lady, by yonder blessed moon I swear
@@ -242,7 +242,7 @@ final class OutputFormTests: CLITestCase {
     /// Required case: `-j` writes the decoded bytes, byte for byte.
     func testJoinWritesBase64BytesExactly() throws {
         let png = try avatarPNG()
-        let result = try Runner.stanzaq(["-j", Self.avatarQuery, "avatar-data.xml"])
+        let result = try InProcess.stanzaq(["-j", Self.avatarQuery, "avatar-data.xml"])
         XCTAssertEqual(result.status, 0)
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdout.count, png.count)
@@ -251,7 +251,7 @@ final class OutputFormTests: CLITestCase {
 
     func testBase64InOtherForms() throws {
         let png = try avatarPNG()
-        let text = try Runner.stanzaq([Self.avatarQuery, "avatar-data.xml"])
+        let text = try InProcess.stanzaq([Self.avatarQuery, "avatar-data.xml"])
         XCTAssertEqual(text.stdout, png + Data([0x0A]), "text mode: raw bytes and a newline")
         XCTAssertEqual(text.status, 0)
         let canonical = png.base64EncodedString()

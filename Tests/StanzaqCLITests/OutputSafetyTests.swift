@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import StanzaqTestSupport
 
-/// Output safety (SPEC 4, 5): Ctrl-C during a long run exits 130 and leaves whole
+/// Output safety (stanzaq(1), OUTPUT, EXIT STATUS): Ctrl-C during a long run exits 130 and leaves whole
 /// records on standard output — never half of one — and no message; output that
 /// cannot be written is an error, never a silent success. (A reader that goes away,
 /// `stanzaq … | head -1`, is CommandTests.testBrokenPipeIsQuiet; flushing per stanza

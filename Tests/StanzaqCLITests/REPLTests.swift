@@ -224,4 +224,38 @@ final class ScriptedREPLTests: XCTestCase {
             """)
         XCTAssertEqual(result.status, 2)
     }
+
+    func testCommandArgumentsAreSplitAsAShellSplitsThem() throws {
+        let scratch = try ScratchDirectory()
+        try scratch.write("my capture.xml", "<message id='spaced'><body>hi</body></message>\n")
+        let result = try InProcess.stanzaq(["-i"], stdin: Data("""
+            :args 'Romeo Montague' "a \\"b\\"" c\\ d
+            :args
+            :load 'my capture.xml'
+            /@id
+            :load my capture.xml
+            :args 'open
+            :first "on"
+            :q
+
+            """.utf8), in: scratch.url)
+        XCTAssertEqual(result.output, """
+            arguments: 'Romeo Montague' 'a "b"' 'c d'
+            spaced
+
+            """)
+        XCTAssertEqual(result.stderr, """
+            stanzaq: error: usage: :load FILE
+            stanzaq: error: unclosed ' in: 'open
+
+            """)
+        XCTAssertEqual(result.status, 2)
+    }
+
+    func testPasteLeftOpenAtTheEndOfTheScriptIsAnError() throws {
+        let result = try script("<message><body>one</body>\n")
+        XCTAssertEqual(result.output, "")
+        XCTAssertEqual(result.stderr, "(paste 1):2:1: unexpected end of input: <message> is not closed\n")
+        XCTAssertEqual(result.status, 2)
+    }
 }

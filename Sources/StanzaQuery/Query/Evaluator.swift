@@ -40,7 +40,7 @@ extension Query {
         selector.syntax.isEmpty ? nil : context.parent?.namespace
     }
 
-    /// The elements the path reaches (SPEC 3.2).
+    /// The elements the path reaches (stanzaq-query(7), PATH SEGMENTS).
     func select(from context: Element, limits: EvaluationLimits) throws(EvaluationError) -> [Element] {
         var nodes = [context]
         for (index, step) in steps.enumerated() {

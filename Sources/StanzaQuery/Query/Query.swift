@@ -1,6 +1,6 @@
 import Foundation
 
-/// A compiled query of the Monal/Prosody path language (SPEC 3).
+/// A compiled query of the Monal/Prosody path language (stanzaq-query(7)).
 ///
 /// Compile once, then evaluate on as many elements as you like: parsing,
 /// binding format arguments and compiling regular expressions all happen in

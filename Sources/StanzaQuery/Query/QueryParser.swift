@@ -332,7 +332,7 @@ struct QueryParser {
     }
 
     /// A data-form subquery in a segment that names neither element nor
-    /// namespace reads `{jabber:x:data}x` there (SPEC 3.6).
+    /// namespace reads `{jabber:x:data}x` there (stanzaq-query(7), DATA FORMS).
     private func defaultToForm(_ syntax: inout QuerySyntax, column: Int) throws(QueryError) {
         guard case .select(var selector)? = syntax.steps.last else {
             if syntax.steps.isEmpty {

@@ -77,7 +77,7 @@ func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
     }
 }
 
-/// Characters a data-form field name may hold (SPEC 3.6).
+/// Characters a data-form field name may hold (stanzaq-query(7), DATA FORMS).
 func isFieldNameScalar(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "a"..."z", "A"..."Z", "0"..."9", "_", ":", "#", "-", ".": return true

@@ -1,4 +1,4 @@
-/// The parsed form of a query (SPEC 3.1), before format arguments are bound.
+/// The parsed form of a query (stanzaq-query(7), GRAMMAR), before format arguments are bound.
 ///
 /// Columns are 1-based positions in the query text, counted in Unicode scalars;
 /// errors and `--explain` use them.
@@ -136,7 +136,7 @@ public struct QuerySyntax: Equatable, Sendable {
         case dataForm(DataFormSyntax)
     }
 
-    /// `\{FORM_TYPE}type[index]@field\` (SPEC 3.6).
+    /// `\{FORM_TYPE}type[index]@field\` (stanzaq-query(7), DATA FORMS).
     public struct DataFormSyntax: Equatable, Sendable {
         /// The `FORM_TYPE` field value to require; `nil` for any (absent or `*`).
         public var formType: String?
@@ -172,7 +172,7 @@ public enum FormatSpecifier: String, Equatable, Sendable, CaseIterable {
     var isUnsigned: Bool { [.u, .lu, .llu, .zu].contains(self) }
 }
 
-/// The conversion commands of SPEC 3.4.
+/// The conversion commands (stanzaq-query(7), CONVERSIONS).
 public enum Conversion: String, Equatable, Sendable, CaseIterable {
     case bool, int, uint, double, datetime, base64, uuid, uuidcast
 }

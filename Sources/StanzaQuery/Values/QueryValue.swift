@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// One result of a query (SPEC 3.3, 3.4, 3.6).
+/// One result of a query (stanzaq-query(7), EXTRACTIONS, CONVERSIONS, DATA FORMS).
 public enum QueryValue {
     /// A selected element (a query without extraction, or a whole data form).
     case element(Element)

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// How results are written (SPEC 4).
+/// How results are written (stanzaq(1), OUTPUT).
 public struct RenderOptions: Sendable {
     /// Datetimes as seconds since 1970 instead of ISO 8601.
     public var epoch: Bool

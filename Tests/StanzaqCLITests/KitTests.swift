@@ -1,0 +1,48 @@
+import StanzaQuery
+import StanzaqTestSupport
+import XCTest
+@testable import StanzaqKit
+
+/// StanzaqKit on its own: the three shapes of a diagnostic, the REPL's word
+/// splitting, and a search into an in-memory output with each sink.
+final class KitTests: XCTestCase {
+    func testDiagnosticShapes() {
+        XCTAssertEqual(Diagnostic("missing QUERY").description, "stanzaq: error: missing QUERY")
+        XCTAssertEqual(Diagnostic(.input("a.xml"), "No such file or directory").description,
+                       "stanzaq: error: a.xml: No such file or directory")
+        XCTAssertEqual(Diagnostic(.position(file: "a.xml", line: 3, column: 7), "bad").description, "a.xml:3:7: bad")
+        XCTAssertEqual(Diagnostic(.stanza(file: "a.xml", number: 2), "query 'x': bad").description,
+                       "a.xml:stanza 2: query 'x': bad")
+        XCTAssertEqual(Diagnostic.reading("-", StanzaReaderError.malformed(line: 1, column: 2, message: "m")).description, "-:1:2: m")
+        XCTAssertEqual(OutputError.failed(errno: ENOSPC).diagnostic.description, "stanzaq: error: write error: No space left on device")
+    }
+
+    func testShellWords() throws {
+        XCTAssertEqual(try shellWords(""), [])
+        XCTAssertEqual(try shellWords("  a  b\tc "), ["a", "b", "c"])
+        XCTAssertEqual(try shellWords(#"'a b' "c \"d\" \\ \x" e\ f g''h """#), ["a b", #"c "d" \ \x"#, "e f", "gh", ""])
+        XCTAssertThrowsError(try shellWords("'open"))
+        XCTAssertThrowsError(try shellWords("\"open"))
+    }
+
+    func testEachSinkIntoMemory() throws {
+        let input = "<m id='1'><b>one</b></m><m id='2'/><m id='3'><b>three</b></m>"
+        func search(_ configure: (inout SearchOptions) -> Void, queries: [String] = ["b#"]) throws -> (String, Int32) {
+            let scratch = try ScratchDirectory()
+            let file = try scratch.write("in.xml", input)
+            var options = SearchOptions(queries: try queries.map { try Query($0) })
+            configure(&options)
+            let output = Output.inMemory()
+            let searcher = Searcher(options: options, sink: options.makeSink(output: output), diagnostics: .inMemory())
+            try searcher.run(paths: [file.path])
+            return (output.text, searcher.status)
+        }
+        XCTAssertEqual(try search { _ in }.0, "one\nthree\n")
+        XCTAssertEqual(try search({ _ in }, queries: ["/@id", "b#"]).0, "1\tone\n2\t\n3\tthree\n")
+        XCTAssertEqual(try search { $0.report = .stanzas; $0.invert = true }.0, "<m id='2'/>\n")
+        XCTAssertEqual(try search { $0.report = .count }.0, "2\n")
+        XCTAssertEqual(try search { $0.report = .quiet }.0, "")
+        XCTAssertEqual(try search { $0.report = .quiet }.1, 0)
+        XCTAssertEqual(try search({ _ in }, queries: ["x#"]).1, 1)
+    }
+}
