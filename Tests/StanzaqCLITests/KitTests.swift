@@ -45,4 +45,16 @@ final class KitTests: XCTestCase {
         XCTAssertEqual(try search { $0.report = .quiet }.1, 0)
         XCTAssertEqual(try search({ _ in }, queries: ["x#"]).1, 1)
     }
+
+    /// Completion reads the REPL's command table: names, and what each command takes.
+    func testCompletionFromTheCommandTable() {
+        XCTAssertEqual(Completion.complete(":ou", stanza: nil).candidates, [":output"])
+        XCTAssertEqual(Completion.complete(":output j", stanza: nil).candidates, ["json"])
+        XCTAssertEqual(Completion.complete(":first o", stanza: nil).candidates, ["off", "on"])
+        XCTAssertEqual(Completion.complete(":use 1", stanza: nil).candidates, [])
+        let message = Element(name: "message", namespace: "jabber:client")
+        XCTAssertEqual(Completion.complete(":all me", stanza: message).candidates, ["message"])
+        XCTAssertEqual(REPLSession.commands.map(\.name), [":help", ":load", ":list", ":use", ":show", ":args", ":output",
+                                                          ":first", ":default-namespace", ":explain", ":all", ":quit"])
+    }
 }
