@@ -70,10 +70,20 @@ struct QueryScanner {
     }
 }
 
+/// Characters of an element, attribute or conversion name in a query.
 func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", ":": return true
     default: return scalar.value > 0x7F && !scalar.properties.isWhitespace
+    }
+}
+
+extension QuerySyntax {
+    /// Whether `scalar` may be part of a name in a query (element, attribute,
+    /// prefix or conversion): the scanner's rule, for tools that find words in
+    /// query text (the REPL's completion).
+    public static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        isNameScalar(scalar)
     }
 }
 

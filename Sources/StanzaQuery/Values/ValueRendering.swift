@@ -1,12 +1,13 @@
 import FoundationEssentials
 
-/// How results are written (stanzaq(1), OUTPUT).
+/// How results are written (stanzaq(1), OUTPUT): the one set of options for
+/// values, elements (``XMLSerializer``) and the command line's records.
 public struct RenderOptions: Sendable {
     /// Datetimes as seconds since 1970 instead of ISO 8601.
     public var epoch: Bool
-    /// Elements with indentation.
+    /// Elements indented by two spaces per level of element-only content.
     public var pretty: Bool
-    /// Colours for elements, or `nil`.
+    /// Colours to wrap tags and attributes of elements in, or `nil` (never in JSON).
     public var highlight: XMLHighlight?
 
     public init(epoch: Bool = false, pretty: Bool = false, highlight: XMLHighlight? = nil) {
@@ -23,7 +24,7 @@ extension QueryValue {
     public func writeText(into out: inout [UInt8], options: RenderOptions = RenderOptions()) {
         switch self {
         case .element(let element):
-            XMLSerializer(options: .init(pretty: options.pretty, highlight: options.highlight)).write(element, into: &out)
+            XMLSerializer(options: options).write(element, into: &out)
         case .string(let string): out.append(contentsOf: string.utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): out.append(contentsOf: String(value).utf8)
@@ -43,7 +44,9 @@ extension QueryValue {
         switch self {
         case .element(let element):
             var xml: [UInt8] = []
-            XMLSerializer(options: .init(pretty: options.pretty)).write(element, into: &xml)
+            var plain = options
+            plain.highlight = nil
+            XMLSerializer(options: plain).write(element, into: &xml)
             JSONWriter.string(String(decoding: xml, as: UTF8.self), into: &out)
         case .string(let string): JSONWriter.string(string, into: &out)
         case .bool, .int, .uint: writeText(into: &out, options: options)
@@ -76,26 +79,22 @@ extension QueryValue {
 
 extension FieldDescription {
     func writeJSON(into out: inout [UInt8]) {
-        func key(_ name: String) {
-            if out.last != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
-            JSONWriter.string(name, into: &out)
-            out.append(UInt8(ascii: ":"))
-        }
-        out.append(UInt8(ascii: "{"))
-        key("name"); JSONWriter.string(name, into: &out)
-        if let type { key("type"); JSONWriter.string(type, into: &out) }
-        if let value { key("value"); JSONWriter.string(value, into: &out) }
-        key("values")
+        var object = JSONObjectWriter(into: &out)
+        object.member("name", string: name, into: &out)
+        if let type { object.member("type", string: type, into: &out) }
+        if let value { object.member("value", string: value, into: &out) }
+        object.key("values", into: &out)
         out.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.string(value, into: &out)
         }
         out.append(UInt8(ascii: "]"))
-        key("options"); JSONWriter.object(options, into: &out)
-        if let desc { key("desc"); JSONWriter.string(desc, into: &out) }
-        key("required"); out.append(contentsOf: (required ? "true" : "false").utf8)
-        out.append(UInt8(ascii: "}"))
+        object.key("options", into: &out)
+        JSONWriter.object(options, into: &out)
+        if let desc { object.member("desc", string: desc, into: &out) }
+        object.member("required", literal: required ? "true" : "false", into: &out)
+        object.close(into: &out)
     }
 }
 

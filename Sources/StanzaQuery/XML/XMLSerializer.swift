@@ -1,4 +1,4 @@
-/// Terminal colours for serialised XML (see ``XMLSerializer/Options/highlight``).
+/// Terminal colours for serialised XML (see ``RenderOptions/highlight``).
 public struct XMLHighlight: Sendable {
     public var tag: String
     public var attributeName: String
@@ -23,22 +23,13 @@ public struct XMLHighlight: Sendable {
 /// they were inherited (from a stream, say); below it, declarations appear only
 /// where they change. Attributes are single-quoted, prefixes kept as read.
 public struct XMLSerializer: Sendable {
-    /// How to write.
-    public struct Options: Sendable {
-        /// Indent element-only content by two spaces per level.
-        public var pretty: Bool
-        /// Colours to wrap tags and attributes in, or `nil`.
-        public var highlight: XMLHighlight?
+    /// How to write: the one set of options every rendering takes (the
+    /// serializer reads `pretty` and `highlight`).
+    public typealias Options = RenderOptions
 
-        public init(pretty: Bool = false, highlight: XMLHighlight? = nil) {
-            self.pretty = pretty
-            self.highlight = highlight
-        }
-    }
+    public var options: RenderOptions
 
-    public var options: Options
-
-    public init(options: Options = Options()) {
+    public init(options: RenderOptions = RenderOptions()) {
         self.options = options
     }
 

@@ -74,15 +74,24 @@ public struct RecordFormatter {
     /// record's value, and the record separator after it.
     private func writeEnvelope(file: String, stanza: Int, source: StanzaSource?, columns: Bool = true,
                                into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
-        let wrapped = format == .json && (withFilename || withStanzaNumber || !fields.isEmpty)
-        if wrapped {
-            openObject(file: file, stanza: stanza, source: source, into: &out)
-        } else if format != .json {
-            writePrefixes(file: file, stanza: stanza, into: &out)
-            if columns { writeFieldPrefixes(source, into: &out) }
+        if format == .json && (withFilename || withStanzaNumber || !fields.isEmpty) {
+            var object = JSONObjectWriter(into: &out)
+            if withFilename { object.member("file", string: file, into: &out) }
+            if withStanzaNumber { object.member("stanza", literal: String(stanza), into: &out) }
+            for field in fields {
+                object.key(field.key, into: &out)
+                if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+            }
+            object.key("value", into: &out)
+            value(&out)
+            object.close(into: &out)
+        } else {
+            if format != .json {
+                writePrefixes(file: file, stanza: stanza, into: &out)
+                if columns { writeFieldPrefixes(source, into: &out) }
+            }
+            value(&out)
         }
-        value(&out)
-        if wrapped { out.append(UInt8(ascii: "}")) }
         out.append(contentsOf: separator)
     }
 
@@ -91,9 +100,10 @@ public struct RecordFormatter {
         var out: [UInt8] = []
         if format == .json {
             if let file {
-                out.append(contentsOf: "{\"file\":".utf8)
-                appendJSONString(file, into: &out)
-                out.append(contentsOf: ",\"value\":\(count)}".utf8)
+                var object = JSONObjectWriter(into: &out)
+                object.member("file", string: file, into: &out)
+                object.member("value", literal: String(count), into: &out)
+                object.close(into: &out)
             } else {
                 out.append(contentsOf: String(count).utf8)
             }
@@ -103,23 +113,6 @@ public struct RecordFormatter {
         }
         out.append(contentsOf: separator)
         return out
-    }
-
-    private func openObject(file: String, stanza: Int, source: StanzaSource?, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        if withFilename {
-            out.append(contentsOf: "\"file\":".utf8)
-            appendJSONString(file, into: &out)
-            out.append(UInt8(ascii: ","))
-        }
-        if withStanzaNumber { out.append(contentsOf: "\"stanza\":\(stanza),".utf8) }
-        for field in fields {
-            appendJSONString(field.key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
-            out.append(UInt8(ascii: ","))
-        }
-        out.append(contentsOf: "\"value\":".utf8)
     }
 
     private func writePrefixes(file: String, stanza: Int, into out: inout [UInt8]) {
@@ -163,8 +156,4 @@ public struct RecordFormatter {
             }
         }
     }
-}
-
-func appendJSONString(_ string: String, into out: inout [UInt8]) {
-    QueryValue.string(string).writeJSON(into: &out)
 }

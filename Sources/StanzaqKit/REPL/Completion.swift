@@ -43,7 +43,8 @@ public struct Completion {
         }
         // The word starts after the last character that cannot be part of a name.
         var start = scalars.count
-        while start > 0, isNameScalar(scalars[start - 1]) { start -= 1 }
+        // (`#` too, which ends a query: nothing is offered after it.)
+        while start > 0, QuerySyntax.isNameCharacter(scalars[start - 1]) || scalars[start - 1] == "#" { start -= 1 }
         let word = String(String.UnicodeScalarView(scalars[start...]))
         let before: Unicode.Scalar? = start > 0 ? scalars[start - 1] : nil
         // Inside an unclosed "{": a namespace, which may hold any character but "}".
@@ -120,13 +121,5 @@ public struct Completion {
             while !candidate.hasPrefix(prefix) { prefix.removeLast() }
         }
         return prefix
-    }
-}
-
-/// The characters of a name in a query (the library's rule, for words to complete).
-private func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar {
-    case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_", ":", "#": return true
-    default: return scalar.value > 0x7F
     }
 }

@@ -26,7 +26,7 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
     } catch OutputError.brokenPipe {
         return 0
     } catch {
-        environment.diagnostics.report((error as? OutputError)?.diagnostic ?? Diagnostic("\(error)"))
+        environment.diagnostics.report(error.diagnostic)
         return 2
     }
 }
