@@ -78,9 +78,6 @@ public final class Diagnostics {
     private let fileDescriptor: Int32?
     /// Every line reported so far, when kept in memory.
     public private(set) var lines: [String] = []
-    /// Whether anything was reported.
-    public private(set) var reported = false
-
     /// Diagnostics written to `fileDescriptor` (standard error by default).
     public init(fileDescriptor: Int32 = 2) {
         self.fileDescriptor = fileDescriptor
@@ -102,7 +99,6 @@ public final class Diagnostics {
 
     /// A line that is not a diagnostic (a usage hint).
     public func write(_ line: String) {
-        reported = true
         guard let fileDescriptor else { lines.append(line); return }
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))

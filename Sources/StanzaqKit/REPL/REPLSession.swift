@@ -323,6 +323,8 @@ public final class REPLSession {
         let formatter = RecordFormatter(format: format, withFilename: prefixes, withStanzaNumber: prefixes)
         var any = false
         for (element, loaded) in targets {
+            // Ctrl-C ends `:all` between stanzas, as it ends a search.
+            if Interruption.isRequested { break }
             let results: [QueryValue]
             do {
                 results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
