@@ -1,4 +1,5 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
 
 /// The language extensions on the command line (stanzaq-query(7), EXTENSIONS;

@@ -1,4 +1,5 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
 
 /// Logs on the command line (stanzaq(1), LOGS): every format recognised by itself,
@@ -256,7 +257,7 @@ final class LogCommandTests: CLITestCase {
         try assertStanzaq(["--log=prosody", "/@id"], stdin: log, stdout: "a\n", status: 0)
         try assertStanzaq(["--log", "/@id"], stdin: log, stdout: "a\n", status: 0)
         // Forced to XML, a log is no XML.
-        let result = try Runner.stanzaq(["--xml", "/@id"], stdin: Data(log.utf8))
+        let result = try InProcess.stanzaq(["--xml", "/@id"], stdin: Data(log.utf8))
         XCTAssertEqual(result.status, 2)
         XCTAssertEqual(result.output, "")
         // XML stays XML.
@@ -295,14 +296,8 @@ final class LogCommandTests: CLITestCase {
         try Data(line("old").utf8).write(to: path)
         let output = scratch.url.appendingPathComponent("out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = try Runner.requireBinary()
-        process.arguments = ["--follow", "--line-number", "/@id", path.path]
-        process.environment = Runner.environment()
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try Child([try Runner.requireBinary().path, "--follow", "--line-number", "/@id", path.path],
+                                environment: Runner.environment(), stdout: .file(output.path))
         func waitFor(_ expected: String) {
             let deadline = Date().addingTimeInterval(60)   // a hang guard: it normally takes a tenth of a second
             while Date() < deadline {
@@ -322,8 +317,7 @@ final class LogCommandTests: CLITestCase {
         try FileManager.default.moveItem(at: path, to: scratch.url.appendingPathComponent("prosody.log.1"))
         try Data(line("rotated").utf8).write(to: path)
         waitFor("2:new\n1:rotated\n")
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 130)
+        process.send(SIGINT)
+        XCTAssertEqual(process.wait(timeout: 60)?.status, 130)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
 
 /// The REPL completes `**` and explains the extensions; `-i --monal` and
@@ -15,8 +16,7 @@ final class REPLExtensionTests: XCTestCase {
     }
 
     private func script(_ lines: String, options: [String] = []) throws -> RunResult {
-        try Runner.run(Runner.requireBinary(), ["-i"] + options + ["examples/mam-page.xml"], stdin: Data(lines.utf8),
-                       in: Runner.packageRoot, environment: Runner.environment())
+        try InProcess.stanzaq(["-i"] + options + ["examples/mam-page.xml"], stdin: Data(lines.utf8), in: PackagePaths.root)
     }
 
     func testAnyDepthIsCompletedWhereASegmentStarts() throws {
