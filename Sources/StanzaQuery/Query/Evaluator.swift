@@ -13,6 +13,10 @@ extension Query {
             _ = try walk(context, step: 0, context: context, strict: strict, limits: limits, emit: emit)
             return
         }
+        // A path that climbs with `..` is evaluated breadth first, one list of nodes
+        // per step: a depth-first walk would have to merge the results of climbing
+        // branches back into document order, and that merge, tried, recursed once
+        // per step and overflowed the stack on queries of 10,000 steps (issue 11).
         for node in try select(from: context, limits: limits) {
             if !(try extract(from: node, strict: strict, emit: emit)) { return }
         }
@@ -22,11 +26,11 @@ extension Query {
     private func walk(_ node: Element, step index: Int, context: Element, strict: Bool, limits: EvaluationLimits,
                       emit: (QueryValue) -> Bool) throws(EvaluationError) -> Bool {
         if index == steps.count { return try extract(from: node, strict: strict, emit: emit) }
-        guard case .select(let selector) = steps[index] else { return true }
-        if syntax.rooted && index == 0 {
+        if case .context(let selector) = steps[index] {
             guard try selector.matches(node, inherited: contextNamespace(selector, context), limits: limits) else { return true }
-            return try walk(node, step: 1, context: context, strict: strict, limits: limits, emit: emit)
+            return try walk(node, step: index + 1, context: context, strict: strict, limits: limits, emit: emit)
         }
+        guard case .select(let selector) = steps[index] else { return true }
         for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace, limits: limits) {
             if !(try walk(child, step: index + 1, context: context, strict: strict, limits: limits, emit: emit)) { return false }
         }
@@ -45,7 +49,6 @@ extension Query {
         var nodes = [context]
         for (index, step) in steps.enumerated() {
             if nodes.isEmpty { break }
-            let onContext = syntax.rooted && index == 0
             switch step {
             case .parent(let column):
                 var parents: [Element] = []
@@ -59,7 +62,7 @@ extension Query {
                 nodes = parents
             case .anyDepth(let column):
                 nodes = try selfAndDescendants(of: nodes, column: column, limits: limits)
-            case .select(let selector) where onContext:
+            case .context(let selector):
                 let inherited = contextNamespace(selector, context)
                 var matching: [Element] = []
                 for node in nodes where try selector.matches(node, inherited: inherited, limits: limits) { matching.append(node) }
@@ -159,7 +162,7 @@ extension Query {
                 case .anyDepth:
                     reached = rows[row + k - 1] || (parentRow.map { rows[$0 + k] } ?? false)
                     if reached { descend = true }
-                case .select(let selector) where syntax.rooted && index == 0:
+                case .context(let selector):
                     if parentRow == nil {
                         reached = try selector.matches(element, inherited: contextNamespace(selector, context), limits: limits)
                     } else {
@@ -249,14 +252,7 @@ extension Query.Step {
     var column: Int {
         switch self {
         case .parent(let column), .anyDepth(let column): return column
-        case .select(let selector): return selector.syntax.column
+        case .select(let selector), .context(let selector): return selector.syntax.column
         }
-    }
-}
-
-extension Element {
-    /// `prefix:name` as written, or `name`.
-    public var qualifiedName: String {
-        prefix.map { $0 + ":" + name } ?? name
     }
 }

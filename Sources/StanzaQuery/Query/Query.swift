@@ -17,7 +17,12 @@ public final class Query {
 
     enum Step {
         case parent(column: Int)
+        /// The children of each node that the selector matches.
         case select(CompiledSelector)
+        /// The first segment of a rooted query (`/message…`): matched against the
+        /// context node itself, not its children (stanzaq-query(7), ROOTED QUERIES).
+        /// Compiled once here, so that no evaluation asks again whether a step is it.
+        case context(CompiledSelector)
         case anyDepth(column: Int)
     }
 
@@ -45,7 +50,7 @@ public final class Query {
         let aliases = PrefixAliases(options.namespaces)
         let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var steps: [Step] = []
-        for step in syntax.steps {
+        for (index, step) in syntax.steps.enumerated() {
             switch step {
             case .parent(let column):
                 steps.append(.parent(column: column))
@@ -70,8 +75,8 @@ public final class Query {
                         }
                     }
                 }
-                steps.append(.select(CompiledSelector(syntax: selector, namespace: aliases.resolve(selector.namespace),
-                                                      filters: filters)))
+                let compiled = CompiledSelector(syntax: selector, namespace: aliases.resolve(selector.namespace), filters: filters)
+                steps.append(syntax.rooted && index == 0 ? .context(compiled) : .select(compiled))
             }
         }
         if case .attribute(let attribute)? = syntax.extraction {
@@ -111,10 +116,11 @@ public final class Query {
     public var reach: Int? {
         if syntax.extraction == nil || hasAnyDepthStep { return nil }
         var depth = 0, deepest = 0
-        for (index, step) in syntax.steps.enumerated() {
+        for step in steps {
             switch step {
             case .parent: depth -= 1
-            case .select: if !(syntax.rooted && index == 0) { depth += 1 }
+            case .select: depth += 1
+            case .context: break
             case .anyDepth: return nil
             }
             deepest = max(deepest, depth)

@@ -83,6 +83,11 @@ public final class Element {
         self.namespaceDeclarations = namespaceDeclarations
     }
 
+    /// `prefix:name` as written, or `name`.
+    public var qualifiedName: String {
+        prefix.map { $0 + ":" + name } ?? name
+    }
+
     /// Appends `child` (which becomes this element's child) after the existing children.
     public func append(_ child: Element) {
         child.parent = self
