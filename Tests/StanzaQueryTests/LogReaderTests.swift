@@ -1,11 +1,11 @@
 import XCTest
 import StanzaQuery
+import StanzaqTestSupport
 
 /// stanzaq(1), LOGS: the stanzas inside logs, with their fields, for every
 /// format, on the samples of examples/logs.
 final class LogReaderTests: XCTestCase {
-    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("examples/logs")
+    static let examples = PackagePaths.file("examples/logs")
 
     func example(_ name: String) throws -> String {
         try String(contentsOf: Self.examples.appendingPathComponent(name), encoding: .utf8)

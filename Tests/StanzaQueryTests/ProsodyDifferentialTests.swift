@@ -1,4 +1,5 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
 import StanzaQuery
 
@@ -27,10 +28,8 @@ import StanzaQuery
 /// walk's answer, or — where the walk found nothing — a later match.
 /// (The third documented difference, a leading `/`, is not in these shapes.)
 final class ProsodyDifferentialTests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus/xep-stanzas.xml")
-    static let script = packageRoot.appendingPathComponent("Tests/Prosody/find.lua")
+    static let corpus = PackagePaths.shared.appendingPathComponent("corpus/xep-stanzas.xml")
+    static let script = PackagePaths.file("Tests/Prosody/find.lua")
 
     /// A generated query and how to walk it as Prosody does.
     struct Case {
@@ -234,25 +233,12 @@ final class ProsodyDifferentialTests: XCTestCase {
 
     /// Runs find.lua on the cases: (Prosody's answer, where the element it read from is).
     private func prosodyAnswers(_ cases: [Case], lua: URL) throws -> [(Answer, String)] {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("stanzaq-prosody-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let input = scratch.appendingPathComponent("queries.tsv")
-        let output = scratch.appendingPathComponent("answers.tsv")
-        let errors = scratch.appendingPathComponent("errors.txt")
-        try Data(cases.map { "\($0.stanza)\t\($0.text)\t\($0.elementPath)\n" }.joined().utf8).write(to: input)
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
-        let process = Process()
-        process.executableURL = lua
-        process.arguments = [Self.script.path, Self.corpus.path, input.path]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, "find.lua failed: \(stderr)")
-        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        let scratch = try ScratchDirectory()
+        let input = try scratch.write("queries.tsv", cases.map { "\($0.stanza)\t\($0.text)\t\($0.elementPath)\n" }.joined())
+        let result = try Runner.run(lua, [Self.script.path, Self.corpus.path, input.path], in: scratch.url,
+                                    environment: Runner.environment())
+        XCTAssertEqual(result.status, 0, "find.lua failed: \(result.stderr)")
+        let text = result.output
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             let reached = fields.last ?? "?"

@@ -1,4 +1,5 @@
 import Foundation
+import StanzaqTestSupport
 import XCTest
 
 /// The answers Monal's code and Prosody's find() give, as a user sees them:
