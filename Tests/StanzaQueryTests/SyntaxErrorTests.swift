@@ -24,7 +24,7 @@ final class SyntaxErrorTests: XCTestCase {
         }
     }
 
-    // MARK: The SPEC's example, literally
+    // MARK: stanzaq-query(7)'s example of a syntax error, literally
 
     func testSpecExample() {
         XCTAssertEqual(syntaxError("{urn:x}item<node=a"), """

@@ -4,7 +4,7 @@ import StanzaqTestSupport
 
 /// Errors: query syntax, input files, malformed XML, per-stanza errors, `--strict` (stanzaq(1), INPUT, DIAGNOSTICS, EXIT STATUS; stanzaq-query(7), QUERY ERRORS, CONVERSIONS).
 final class ErrorTests: CLITestCase {
-    /// Required case: a syntax error names the column and shows a caret (the SPEC's own example).
+    /// Required case: a syntax error names the column and shows a caret (the example in stanzaq-query(7), QUERY ERRORS).
     func testSyntaxErrorWithCaret() throws {
         try assertStanzaq(["{urn:x}item<node=a", "capture.xml"], stdout: "", stderr: """
             stanzaq: error: query: expected '>' to close the attribute filter at column 19
