@@ -123,20 +123,43 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
     return start..<index
 }
 
-/// The String of the bytes last asked for: a log repeats its sessions and
-/// times line after line, and building a String for each costs.
+/// The Strings of the bytes asked for lately: a log repeats its sessions and
+/// times line after line (several sessions interleaved), and building a String,
+/// and a copy of its bytes, for each line costs.
 struct CachedText {
-    private var bytes: [UInt8] = []
-    private var string = ""
+    private var entries: [(bytes: [UInt8], string: String)] = []
+    private var next = 0, lastHit = 0
+    private let capacity: Int
+
+    /// `capacity`: how many Strings are kept (1 for a value that changes, as times do).
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
 
     mutating func text(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         let slice = UnsafeBufferPointer(rebasing: line[range])
-        if slice.count == bytes.count,
-           slice.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, slice.baseAddress!, slice.count) == 0 }) {
-            return string
+        if lastHit < entries.count, matches(lastHit, slice) { return entries[lastHit].string }
+        for index in entries.indices where index != lastHit && matches(index, slice) {
+            lastHit = index
+            return entries[index].string
         }
-        bytes = Array(slice)
-        string = String(decoding: slice, as: UTF8.self)
+        let string = String(decoding: slice, as: UTF8.self)
+        if entries.count < capacity {
+            entries.append((Array(slice), string))
+            lastHit = entries.count - 1
+        } else {
+            // The oldest entry gives way; its array's storage is reused.
+            entries[next].bytes.removeAll(keepingCapacity: true)
+            entries[next].bytes.append(contentsOf: slice)
+            entries[next].string = string
+            lastHit = next
+            next = (next + 1) % capacity
+        }
         return string
+    }
+
+    private func matches(_ index: Int, _ slice: UnsafeBufferPointer<UInt8>) -> Bool {
+        entries[index].bytes.count == slice.count
+            && (slice.isEmpty || entries[index].bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, slice.baseAddress!, slice.count) == 0 })
     }
 }

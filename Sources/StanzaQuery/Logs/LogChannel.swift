@@ -30,7 +30,7 @@ final class LogChannel {
     private var endedInFeed = 0
     /// The top tags of whole stanzas recently logged, for ``LogReader``'s
     /// deduplication of start-tag-only lines.
-    var recentTopTags: [[UInt8]] = []
+    var recentTopTags = RecentTopTags()
     /// When this channel was last used (for evicting idle channels).
     var lastUse = 0
 

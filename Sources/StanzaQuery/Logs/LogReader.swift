@@ -51,8 +51,11 @@ public final class LogReader {
         var direction: LogDirection?
     }
     private var channels: [ChannelKey: LogChannel] = [:]
-    /// The channel used last: consecutive records are often of the same one.
-    private var lastChannel: (key: ChannelKey, channel: LogChannel)?
+    /// The channels used lately, looked through before `channels`: a log
+    /// interleaves a few sessions, and hashing a session's name for every record costs.
+    private var recentChannels: [(key: ChannelKey, channel: LogChannel)] = []
+    private var nextRecent = 0
+    private static let recentLimit = 16
     private var uses = 0
     private static let channelLimit = 256
 
@@ -71,7 +74,7 @@ public final class LogReader {
     /// and the stanzas read after them (kept so that output stays in log order).
     private enum Queued {
         case stanza(Element, StanzaSource)
-        case startTag(key: ChannelKey, tag: [UInt8], namespace: String?, source: StanzaSource, column: Int, until: Int, dropped: Bool)
+        case startTag(key: ChannelKey, tag: [UInt8], namespace: String?, source: StanzaSource, column: Int, until: Int)
     }
     private var queue: [Queued] = []
     private static let startTagWindow = 32
@@ -308,12 +311,13 @@ public final class LogReader {
 
     private func channel(for key: ChannelKey, namespace: String?) -> LogChannel {
         uses += 1
-        if let last = lastChannel, last.key == key {
-            last.channel.lastUse = uses
-            return last.channel
+        for index in recentChannels.indices where recentChannels[index].key == key {
+            let channel = recentChannels[index].channel
+            channel.lastUse = uses
+            return channel
         }
         if let existing = channels[key] {
-            lastChannel = (key, existing)
+            remember(key, existing)
             existing.lastUse = uses
             return existing
         }
@@ -321,7 +325,8 @@ public final class LogReader {
             // Forget the channel idle longest that holds no partial stanza.
             if let idle = channels.filter({ $0.value.isBetweenStanzas }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 channels[idle.key] = nil
-                if lastChannel?.key == idle.key { lastChannel = nil }
+                recentChannels.removeAll { $0.key == idle.key }
+                nextRecent = 0
             }
         }
         let channel = LogChannel(
@@ -330,36 +335,56 @@ public final class LogReader {
             report: { [unowned self] in self.damage($0) })
         channel.lastUse = uses
         channels[key] = channel
-        lastChannel = (key, channel)
+        remember(key, channel)
         return channel
+    }
+
+    private func existingChannel(for key: ChannelKey) -> LogChannel? {
+        for index in recentChannels.indices where recentChannels[index].key == key { return recentChannels[index].channel }
+        return channels[key]
+    }
+
+    private func remember(_ key: ChannelKey, _ channel: LogChannel) {
+        if recentChannels.count < Self.recentLimit {
+            recentChannels.append((key, channel))
+        } else {
+            recentChannels[nextRecent] = (key, channel)
+            nextRecent = (nextRecent + 1) % Self.recentLimit
+        }
     }
 
     // MARK: - Start-tag-only records
 
-    /// The top tag of a whole stanza, as Prosody's `top_tag()` writes it, without its `>`.
-    private func topTag(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// Where the top tag of a whole stanza is, as Prosody's `top_tag()` writes it, without its `>`.
+    private func topTag(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
         let start = bytes.skippingBlanks(from: 0)
         guard start < bytes.count, bytes[start] == 0x3C, let close = bytes.firstIndex(of: 0x3E, from: start) else { return nil }
         var end = close
         if end > start, bytes[end - 1] == 0x2F { end -= 1 }
-        return Array(bytes[start..<end])
+        return start..<end
     }
 
     /// A whole stanza is logged: it may be the one a start tag waits for, or one a start tag will follow.
     private func noteWholeStanza(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        let tag: [UInt8]?
-        if let decoded = parsed.decoded { tag = decoded.withUnsafeBufferPointer { topTag($0) } }
-        else { tag = topTag(UnsafeBufferPointer(rebasing: line[parsed.payload])) }
-        guard let tag else { return }
+        if let decoded = parsed.decoded {
+            decoded.withUnsafeBufferPointer { noteTopTag(of: $0, channel: channel, key: key) }
+        } else {
+            noteTopTag(of: UnsafeBufferPointer(rebasing: line[parsed.payload]), channel: channel, key: key)
+        }
+    }
+
+    private func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
+        guard let range = topTag(data) else { return }
+        let tag = UnsafeBufferPointer(rebasing: data[range])
+        // The start tag logged just before, waiting for this stanza, is not reported.
         for index in queue.indices {
-            if case .startTag(let waiting, let bytes, let namespace, let source, let column, let until, false) = queue[index],
-               waiting == key, bytes == tag {
-                queue[index] = .startTag(key: waiting, tag: bytes, namespace: namespace, source: source, column: column, until: until, dropped: true)
+            if case .startTag(let waiting, let bytes, _, _, _, _) = queue[index], waiting == key, bytes.count == tag.count,
+               tag.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, tag.baseAddress!, tag.count) == 0 }) {
+                queue.remove(at: index)
                 return
             }
         }
-        channel.recentTopTags.append(tag)
-        if channel.recentTopTags.count > 8 { channel.recentTopTags.removeFirst() }
+        channel.recentTopTags.remember(tag)
     }
 
     private func startTagRecord(key: ChannelKey, namespace: String?, _ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, source: StanzaSource) {
@@ -367,13 +392,13 @@ public final class LogReader {
         let start = data.skippingBlanks(from: 0)
         // Only an element's start tag: not `<?xml …?>`, `</…>` or a stream's header.
         guard start + 1 < data.count, data[start] == 0x3C, isASCIILetter(data[start + 1]) || data[start + 1] == 0x5F || data[start + 1] >= 0x80,
-              !data.has("<stream:stream", at: start), let tag = topTag(data) else { return }
-        if let channel = channels[key], let index = channel.recentTopTags.firstIndex(of: tag) {
-            channel.recentTopTags.remove(at: index)   // the whole stanza was logged just before
-            return
+              !data.has("<stream:stream", at: start), let range = topTag(data) else { return }
+        let tag = UnsafeBufferPointer(rebasing: data[range])
+        if let channel = existingChannel(for: key), channel.recentTopTags.forget(tag) {
+            return   // the whole stanza was logged just before
         }
-        queue.append(.startTag(key: key, tag: tag, namespace: namespace, source: source,
-                               column: parsed.payload.lowerBound + start + 1, until: lineNumber + Self.startTagWindow, dropped: false))
+        queue.append(.startTag(key: key, tag: Array(tag), namespace: namespace, source: source,
+                               column: parsed.payload.lowerBound + start + 1, until: lineNumber + Self.startTagWindow))
     }
 
     /// Hands a stanza over, after the start tags still waiting before it.
@@ -396,8 +421,7 @@ public final class LogReader {
             case .stanza(let element, let source):
                 queue.removeFirst()
                 _ = hand(element, source)
-            case .startTag(_, let tag, let namespace, let source, let column, let until, let dropped):
-                if dropped { queue.removeFirst(); continue }
+            case .startTag(_, let tag, let namespace, let source, let column, let until):
                 guard all || lineNumber >= until else { return }
                 queue.removeFirst()
                 if let element = childless(tag, namespace: namespace, source: source, column: column) { _ = hand(element, source) }

@@ -69,7 +69,7 @@ struct ParsedLine {
 }
 
 /// One log format: turns lines into records and data.
-protocol LogLineParser {
+protocol LogLineParser: AnyObject {
     /// Reads one line (without its line terminator).
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine
 }

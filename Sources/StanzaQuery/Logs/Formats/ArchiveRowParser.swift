@@ -14,7 +14,7 @@
 /// value starts with `<`, or else the first whose value starts with `<`. The
 /// time is the column named `created_at`, `when`, `time` or `timestamp` (the first
 /// of these that the row has).
-struct ArchiveRowParser: LogLineParser {
+final class ArchiveRowParser: LogLineParser {
     enum Layout { case json, tsv }
     let layout: Layout
     private var columns: [String]?
@@ -37,7 +37,7 @@ struct ArchiveRowParser: LogLineParser {
     /// The columns that hold a row's time, the preferred first.
     private static let timeColumns = ["created_at", "when", "time", "timestamp"]
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let cells: [(name: String?, value: [UInt8], start: Int)]
         switch layout {
         case .json:

@@ -8,7 +8,7 @@
 /// start tag alone, text over 1000 characters as `[... retracted for brevity ...]`.
 /// Each line is turned back into XML: elements get an `xmlns`, attributes in
 /// other namespaces a prefix, text its escapes, indentation is removed.
-struct DinoLogParser: LogLineParser {
+final class DinoLogParser: LogLineParser {
     /// The previous line was text (a text of several lines goes on).
     private var previousWasText = false
     /// Inside a node printed after a header.
@@ -31,7 +31,7 @@ struct DinoLogParser: LogLineParser {
         return (direction, root, (open + 1)..<close)
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
         if let found = Self.header(line) {
             var header = RecordHeader()

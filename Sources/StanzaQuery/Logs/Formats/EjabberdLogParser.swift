@@ -7,14 +7,14 @@
 /// `file_template/0`) writes `TIME [LEVEL] PID MESSAGE`, with `~p` wrapping a
 /// long term onto further lines. Older ejabberd (ejabberd_receiver.erl) wrote
 /// the same message without the `(…)` part; its session is then the process id.
-struct EjabberdLogParser: LogLineParser {
+final class EjabberdLogParser: LogLineParser {
     private var decoder = ErlangTermDecoder()
 
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: " XML on stream = ") != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         if decoder.isInsideTerm {
             let (bytes, _) = decoder.decode(line, from: 0)
             return ParsedLine(kind: .more, payload: line.skippingBlanks(from: 0)..<line.count, decoded: bytes)

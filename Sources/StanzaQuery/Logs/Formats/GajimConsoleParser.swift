@@ -2,12 +2,12 @@
 /// writes each stanza as `<!-- {Incoming|Outgoing} {time} ({account}) -->`,
 /// a newline, the stanza (pretty-printed by nbxmpp, or the raw string for a
 /// stream's header), and a blank line; the time is `time.strftime("%c")`.
-struct GajimConsoleParser: LogLineParser {
+final class GajimConsoleParser: LogLineParser {
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.has("<!-- Incoming ") || line.has("<!-- Outgoing ")
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
         guard Self.recognises(line), let close = line.firstRange(of: " -->") else {
             return ParsedLine(kind: .maybeMore, payload: 0..<end)

@@ -5,14 +5,14 @@
 /// A tag looks like XMPP's when it is `<message`, `<iq`, `<presence`, a stream's
 /// header, an XML declaration, or any element whose start tag has an attribute
 /// (`<r xmlns='urn:xmpp:sm:3'/>`): `<b>` or `<tag>` in a sentence stays text.
-struct GenericLogParser: LogLineParser {
+final class GenericLogParser: LogLineParser {
     private static let header: RecordHeader = {
         var header = RecordHeader()
         header.separatedByLineBreaks = true
         return header
     }()
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
         var start = 0
         while let open = line.firstIndex(of: 0x3C, from: start), open < end {

@@ -5,12 +5,12 @@
 /// printed by MLXMLNode's `description`, its `XMLString`. The line prefix is
 /// CocoaLumberjack's (os_log in Console, or a text logger); SASL elements and
 /// password changes are redacted by Monal and so not read.
-struct MonalLogParser: LogLineParser {
+final class MonalLogParser: LogLineParser {
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: "RECV Stanza: <") != nil || line.firstRange(of: "IDEMPOTENT_SEND: <") != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
         var header = RecordHeader()
         header.shape = .wholeStanzas

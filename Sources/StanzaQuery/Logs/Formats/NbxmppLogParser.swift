@@ -5,12 +5,12 @@
 /// first: `(account) ::::: DATA SENT ::::`. Gajim's formatter
 /// (gajim/common/logging_helpers.py) writes `TIME (I) LOGGER | MESSAGE`. The
 /// data follows on the lines after the marker, after a blank line.
-struct NbxmppLogParser: LogLineParser {
+final class NbxmppLogParser: LogLineParser {
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: "::::: DATA ") != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         guard let marker = line.firstRange(of: "::::: DATA ") else {
             return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
         }

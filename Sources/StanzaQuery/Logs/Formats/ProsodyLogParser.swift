@@ -16,17 +16,17 @@
 /// util/format.lua writes a newline inside a message as a newline and a tab
 /// (`gsub("\n\t?", "\n\t")`), so a stanza whose text has newlines goes on in
 /// lines that start with a tab; one tab is removed from each.
-struct ProsodyLogParser: LogLineParser {
+final class ProsodyLogParser: LogLineParser {
     /// The last session and time read, to spare building the same String on every line.
-    private var session = CachedText()
-    private var time = CachedText()
+    private var session = CachedText(capacity: 16)
+    private var time = CachedText(capacity: 1)
 
     /// Whether the line has the shape of a Prosody log line.
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         locate(line) != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
         if end > 0 && line[0] == 0x09 {
             return ParsedLine(kind: .more, payload: 1..<end)
@@ -46,14 +46,13 @@ struct ProsodyLogParser: LogLineParser {
         } else if let tag = Self.startTagMessage(line, at: message) {
             header.direction = tag.direction
             header.shape = .startTag
-            header.streamNamespace = Self.streamNamespace(forSessionType: line.string(tag.type))
+            header.streamNamespace = Self.streamNamespace(forSessionType: line, tag.type)
             payloadStart = tag.payload
         } else {
             return .text
         }
-        let session = self.session.text(line, parts.name)
-        header.session = session
-        if header.streamNamespace == nil { header.streamNamespace = Self.streamNamespace(forSessionType: session) }
+        header.session = session.text(line, parts.name)
+        if header.streamNamespace == nil { header.streamNamespace = Self.streamNamespace(forSessionType: line, parts.name) }
         if let time = parts.time { header.time = self.time.text(line, time) }
         return ParsedLine(kind: .record(header), payload: payloadStart..<end)
     }
@@ -75,9 +74,10 @@ struct ProsodyLogParser: LogLineParser {
 
     /// The namespace Prosody's streams declare as default, and so leave out of
     /// the stanzas it logs (util/xmppstream.lua drops an `xmlns` equal to it).
-    static func streamNamespace(forSessionType type: String) -> String? {
-        if type.hasPrefix("c2s") { return "jabber:client" }
-        if type.hasPrefix("s2s") { return "jabber:server" }
+    static func streamNamespace(forSessionType line: UnsafeBufferPointer<UInt8>, _ type: Range<Int>) -> String? {
+        guard type.count >= 3 else { return nil }
+        if line.has("c2s", at: type.lowerBound) { return "jabber:client" }
+        if line.has("s2s", at: type.lowerBound) { return "jabber:server" }
         return nil
     }
 

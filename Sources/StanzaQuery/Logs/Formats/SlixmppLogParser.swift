@@ -5,12 +5,12 @@
 /// (`tostring(…, open_only=True)`). The line prefix is whatever the program's
 /// Python logging format puts there (`DEBUG:slixmpp.xmlstream.xmlstream:` by
 /// default); a stanza with newlines goes on in unmarked lines.
-struct SlixmppLogParser: LogLineParser {
+final class SlixmppLogParser: LogLineParser {
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         marker(line) != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         guard let found = Self.marker(line) else {
             return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
         }

@@ -6,7 +6,7 @@
 /// (`Log.d("SMACK", …)`), JulDebugger to java.util.logging. The data is what
 /// the socket carried (a read may end inside a stanza, and a message with
 /// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
-struct SmackLogParser: LogLineParser {
+final class SmackLogParser: LogLineParser {
     /// The logcat tag of the last record: a line of another tag is not its continuation.
     private var tag: [UInt8]?
 
@@ -14,7 +14,7 @@ struct SmackLogParser: LogLineParser {
         marker(line) != nil
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let logcat = LogcatPrefix(line)
         guard let found = Self.marker(line) else {
             if let logcat, Array(line[logcat.tag]) != tag { return ParsedLine(kind: .unrelated, payload: 0..<0) }

@@ -6,7 +6,7 @@
 /// added at its end. Node 0 sent the first data (normally the client, which
 /// opens the stream): its data is `out`, node 1's `in`. The session is the
 /// filter (`tcp.stream eq 0`).
-struct TsharkFollowParser: LogLineParser {
+final class TsharkFollowParser: LogLineParser {
     private var session: String?
     /// Bytes of the current chunk still to come, and its direction.
     private var remaining = 0
@@ -19,7 +19,7 @@ struct TsharkFollowParser: LogLineParser {
         line.has("Follow: tcp,") || line.has("Follow: tls,") || line.has("Follow: ssl,")
     }
 
-    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         if remaining > 0 {
             let kind: ParsedLine.Kind
             if chunkStarted {
