@@ -232,7 +232,7 @@ public final class LogReader {
             endRecord()
             startRecord(header, parsed, line, number: number)
         case .more:
-            guard let current = record, !current.damaged else { return }
+            guard record != nil, !record!.damaged else { return }
             continueRecord(parsed, line, number: number)
         case .maybeMoreElseRecord(let header, let range):
             if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas {
@@ -282,17 +282,18 @@ public final class LogReader {
     }
 
     private func feed(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, newlineBefore: Bool) {
-        guard let current = record, let channel = current.channel else { return }
+        // The record is read in place: copying it (its source's Strings) for every line costs.
+        guard let channel = record?.channel else { return }
         let ok: Bool
         if let decoded = parsed.decoded {
             ok = decoded.withUnsafeBufferPointer {
-                channel.feed($0, source: current.source, column: parsed.payload.lowerBound + 1,
+                channel.feed($0, source: record!.source, column: parsed.payload.lowerBound + 1,
                              newlineBefore: newlineBefore, exactColumns: false)
             }
             if !decoded.isEmpty { record?.hasData = true }
         } else {
             let data = UnsafeBufferPointer(rebasing: line[parsed.payload])
-            ok = channel.feed(data, source: current.source, column: characterCount(UnsafeBufferPointer(rebasing: line[..<parsed.payload.lowerBound])) + 1,
+            ok = channel.feed(data, source: record!.source, column: characterCount(UnsafeBufferPointer(rebasing: line[..<parsed.payload.lowerBound])) + 1,
                               newlineBefore: newlineBefore, exactColumns: true)
             if !line.trimmed(parsed.payload).isEmpty { record?.hasData = true }
         }
@@ -302,9 +303,10 @@ public final class LogReader {
 
     /// The record in progress ends: whole stanzas must have ended with it.
     private func endRecord() {
-        guard let current = record else { return }
+        guard record != nil else { return }
+        let whole = record!.shape == .wholeStanzas && !record!.damaged, channel = record!.channel
         record = nil
-        if current.shape == .wholeStanzas && !current.damaged, let channel = current.channel {
+        if whole, let channel {
             channel.endWholeRecord()
         }
     }
