@@ -98,6 +98,15 @@ final class SerializerTests: XCTestCase {
         XCTAssertEqual(value.json, #""<b><c/></b>""#)
     }
 
+    /// Leaving an element undoes its declarations: a sibling sees its parent's
+    /// bindings again, and a prefix the element introduced is unbound again.
+    func testDeclarationsEndWithTheirElement() {
+        let xml = "<a xmlns='urn:a' xmlns:p='urn:p'><b xmlns='urn:b' xmlns:p='urn:q' xmlns:r='urn:r'><p:c r:x='1'/></b>"
+            + "<p:d/><e xmlns:r='urn:r' r:y='2'/><b xmlns='urn:b'/></a>"
+        XCTAssertEqual(stanza(xml).xmlString(), xml)
+        XCTAssertEqual(texts("{*}*", in: stanza(xml)).last, "<b xmlns='urn:b'/>")
+    }
+
     func testHighlight() {
         let s = stanza("<a x='1'/>")
         let colours = XMLHighlight(tag: "[T]", attributeName: "[N]", attributeValue: "[V]", reset: "[R]")

@@ -42,35 +42,27 @@ public struct XMLSerializer: Sendable {
 
     /// Appends the element's XML to `out` as UTF-8.
     public func write(_ element: Element, into out: inout [UInt8]) {
-        var scope: [NamespaceDeclaration] = [
-            NamespaceDeclaration(prefix: nil, uri: ""), NamespaceDeclaration(prefix: "xml", uri: xmlNamespaceURI),
-        ]
+        var scope = NamespaceScope()
         write(element, scope: &scope, depth: 0, into: &out)
     }
 
-    private func write(_ element: Element, scope: inout [NamespaceDeclaration], depth: Int, into out: inout [UInt8]) {
-        let scopeSize = scope.count
-        defer { scope.removeSubrange(scopeSize...) }
+    private func write(_ element: Element, scope: inout NamespaceScope, depth: Int, into out: inout [UInt8]) {
+        let mark = scope.mark
+        defer { scope.restore(to: mark) }
 
         out.append(UInt8(ascii: "<"))
-        let start = out.count
-        appendName(element.prefix, element.name, to: &out)
-        // A copy, not a slice: a slice of `out` kept while `out` grows would make
-        // every append below copy the whole buffer.
-        let qualifiedName = Array(out[start...])
-        highlighted(options.highlight?.tag, from: start, in: &out)
+        highlighted(options.highlight?.tag, in: &out) { appendName(element.prefix, element.name, to: &$0) }
 
         func declare(_ prefix: String?, _ uri: String) {
-            if let bound = scope.last(where: { $0.prefix == prefix }), bound.uri == uri { return }
-            scope.append(NamespaceDeclaration(prefix: prefix, uri: uri))
+            guard scope.bind(prefix, to: uri) else { return }
             out.append(UInt8(ascii: " "))
-            let nameStart = out.count
-            out.append(contentsOf: "xmlns".utf8)
-            if let prefix {
-                out.append(UInt8(ascii: ":"))
-                out.append(contentsOf: prefix.utf8)
-            }
-            writeAttributeValue(uri, nameStart: nameStart, into: &out)
+            writeAttribute(into: &out, name: {
+                $0.append(contentsOf: "xmlns".utf8)
+                if let prefix {
+                    $0.append(UInt8(ascii: ":"))
+                    $0.append(contentsOf: prefix.utf8)
+                }
+            }, value: uri)
         }
         for declaration in element.namespaceDeclarations { declare(declaration.prefix, declaration.uri) }
         declare(element.prefix, element.namespace)
@@ -79,9 +71,7 @@ public struct XMLSerializer: Sendable {
         }
         for attribute in element.attributes {
             out.append(UInt8(ascii: " "))
-            let nameStart = out.count
-            appendName(attribute.prefix, attribute.name, to: &out)
-            writeAttributeValue(attribute.value, nameStart: nameStart, into: &out)
+            writeAttribute(into: &out, name: { appendName(attribute.prefix, attribute.name, to: &$0) }, value: attribute.value)
         }
 
         if element.children.isEmpty {
@@ -107,32 +97,61 @@ public struct XMLSerializer: Sendable {
         }
         if indentChildren { newline(depth: depth, into: &out) }
         out.append(contentsOf: "</".utf8)
-        let endStart = out.count
-        out.append(contentsOf: qualifiedName)
-        highlighted(options.highlight?.tag, from: endStart, in: &out)
+        highlighted(options.highlight?.tag, in: &out) { appendName(element.prefix, element.name, to: &$0) }
         out.append(UInt8(ascii: ">"))
     }
 
-    private func writeAttributeValue(_ value: String, nameStart: Int, into out: inout [UInt8]) {
-        highlighted(options.highlight?.attributeName, from: nameStart, in: &out)
+    private func writeAttribute(into out: inout [UInt8], name: (inout [UInt8]) -> Void, value: String) {
+        highlighted(options.highlight?.attributeName, in: &out, name)
         out.append(UInt8(ascii: "="))
-        let valueStart = out.count
-        out.append(UInt8(ascii: "'"))
-        appendEscaped(value, quote: UInt8(ascii: "'"), to: &out)
-        out.append(UInt8(ascii: "'"))
-        highlighted(options.highlight?.attributeValue, from: valueStart, in: &out)
+        highlighted(options.highlight?.attributeValue, in: &out) {
+            $0.append(UInt8(ascii: "'"))
+            appendEscaped(value, quote: UInt8(ascii: "'"), to: &$0)
+            $0.append(UInt8(ascii: "'"))
+        }
     }
 
-    /// Wraps out[start...] in a colour, if there is one.
-    private func highlighted(_ colour: String?, from start: Int, in out: inout [UInt8]) {
-        guard let colour, let reset = options.highlight?.reset else { return }
-        out.insert(contentsOf: colour.utf8, at: start)
+    /// Appends what `body` writes, wrapped in a colour if there is one.
+    private func highlighted(_ colour: String?, in out: inout [UInt8], _ body: (inout [UInt8]) -> Void) {
+        guard let colour, let reset = options.highlight?.reset else { return body(&out) }
+        out.append(contentsOf: colour.utf8)
+        body(&out)
         out.append(contentsOf: reset.utf8)
     }
 
     private func newline(depth: Int, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+}
+
+/// The namespace bindings in scope while an element is written: each prefix's
+/// current URI in a map, and an undo log of what each binding replaced, so
+/// that leaving an element restores its parent's bindings. Looking a prefix up
+/// costs the same however many are declared (a list searched from the end made
+/// an element with many declarations quadratic).
+private struct NamespaceScope {
+    private var bindings: [String?: String] = [nil: "", "xml": xmlNamespaceURI]
+    private var undo: [(prefix: String?, previous: String?)] = []
+
+    /// Where the undo log stands, to restore to when an element ends.
+    var mark: Int { undo.count }
+
+    /// Binds `prefix` to `uri`; returns whether that is a change (a
+    /// declaration to write).
+    mutating func bind(_ prefix: String?, to uri: String) -> Bool {
+        let previous = bindings.updateValue(uri, forKey: prefix)
+        if previous == uri { return false }
+        undo.append((prefix, previous))
+        return true
+    }
+
+    /// Undoes the bindings made since `mark`, the latest first.
+    mutating func restore(to mark: Int) {
+        while undo.count > mark {
+            let (prefix, previous) = undo.removeLast()
+            bindings[prefix] = previous
+        }
     }
 }
 
