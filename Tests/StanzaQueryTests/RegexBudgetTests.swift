@@ -127,6 +127,42 @@ final class RegexBudgetTests: XCTestCase {
         XCTAssertEqual(try query.find(in: good, limits: steps).map(\.text), ["1"])
     }
 
+    /// After `abandonedMatchesPerFilter` abandoned matches a filter is given up
+    /// for the query's later evaluations: each fails at once with an error that
+    /// says it repeats one reported before, so that the sum of the matches'
+    /// costs is bounded, not their count times each one's.
+    func testAFilterIsGivenUpAfterAbandonedMatches() throws {
+        var limits = steps
+        limits.abandonedMatchesPerFilter = 2
+        XCTAssertEqual(EvaluationLimits.default.abandonedMatchesPerFilter, 3)
+        let query = try Query("/<a~^(a+)+$>@id")
+        let good = try XCTUnwrap(StanzaReader.stanzas(in: "<m id='1' a='aaa'/>").first)
+        let bad = try XCTUnwrap(StanzaReader.stanzas(in: "<m id='2' a='\(String(repeating: "a", count: 30))!'/>").first)
+        let without = try XCTUnwrap(StanzaReader.stanzas(in: "<m id='3'/>").first)
+        func error(_ element: Element) -> EvaluationError? {
+            do {
+                _ = try query.find(in: element, limits: limits)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        XCTAssertEqual(try query.find(in: good, limits: limits).map(\.text), ["1"])
+        let abandoned = "the regular expression '^(a+)+$' \(stepsMessage) on attribute 'a' of <m>"
+        XCTAssertEqual(error(bad), EvaluationError(abandoned + " (matching abandoned)"))
+        XCTAssertEqual(try query.find(in: good, limits: limits).map(\.text), ["1"])
+        XCTAssertEqual(error(bad), EvaluationError(abandoned + " (matching abandoned 2 times: given up for the rest "
+                                                   + "of the input, where stanzas that need it have no result and no message)"))
+        // Given up: even a value it would match fails, at once, as a repeat.
+        for element in [bad, good] {
+            XCTAssertEqual(error(element), EvaluationError("the regular expression '^(a+)+$' was given up after 2 abandoned "
+                                                           + "matches (attribute 'a' of <m>)", reportedBefore: true))
+        }
+        // Elements the filter does not test are unaffected; so is another query.
+        XCTAssertEqual(try query.find(in: without, limits: limits).map(\.text), [])
+        XCTAssertEqual(try Query("/<a~^(a+)+$>@id").find(in: good, limits: limits).map(\.text), ["1"])
+    }
+
     /// The error names the attribute as the query wrote it, and the element.
     func testMessageNamesTheAttribute() throws {
         let element = try XCTUnwrap(StanzaReader.stanzas(in: """

@@ -22,6 +22,14 @@ enum RegexOutcome: Equatable {
 /// starting attempts — though each of those may hide up to 10,000 steps, so
 /// a long value allows more (stanzaq(1), "Resource limits"). That costs some
 /// 40 ns per position of the value, which is why it is kept to `~` filters.
+///
+/// The two kinds of calls cannot be told apart, so the steps cannot be
+/// counted exactly: Foundation hands both ICU callbacks (the match callback,
+/// every 10,000 steps, and the find-progress callback, every start position)
+/// to the block with the same arguments, and ICU's own limit on the steps of
+/// a whole search (`uregex_setTimeLimit`) is not exposed. What bounds a long
+/// value's extra steps in the end is ``EvaluationLimits/abandonedMatchesPerFilter``:
+/// the cost of a run, not of one match.
 func budgetedRegexMatch(_ regex: NSRegularExpression, _ string: String, limits: EvaluationLimits) -> RegexOutcome {
     let range = NSRange(location: 0, length: string.utf16.count)
     let clock = MatchClock(limits)

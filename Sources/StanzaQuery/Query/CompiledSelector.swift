@@ -39,7 +39,9 @@ struct CompiledFilter {
         case equals(CaselessMatcher)
         /// `=` with `--case-sensitive`.
         case equalsExactly(ExactMatcher)
-        case matches(NSRegularExpression)
+        /// `~`, with the count of its abandoned matches (shared by every
+        /// evaluation of the query).
+        case matches(NSRegularExpression, AbandonedMatches)
     }
 
     func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
@@ -52,18 +54,45 @@ struct CompiledFilter {
         switch test {
         case .equals(let matcher): return matcher.matches(value)
         case .equalsExactly(let matcher): return matcher.matches(value)
-        case .matches(let regex):
+        case .matches(let regex, let abandoned):
+            let limit = limits.abandonedMatchesPerFilter
+            if abandoned.count >= limit {
+                // Given up: each match could cost as much again, and input that
+                // made it fail this often is likely to go on doing so.
+                throw EvaluationError("the regular expression '\(regex.pattern)' was given up after \(limit) abandoned "
+                                      + "matches (\(subject.written) of <\(element.qualifiedName)>)",
+                                      reportedBefore: true)
+            }
             switch budgetedRegexMatch(regex, value, limits: limits) {
             case .match: return true
             case .noMatch: return false
             case .abandoned(let reason):
                 // Neither a match nor a miss: the stanza's answer is unknown, so it
                 // gets an error (and no result) rather than a guess.
-                throw EvaluationError("the regular expression '\(regex.pattern)' \(reason) on \(subject.written) "
-                                      + "of <\(element.qualifiedName)> (matching abandoned)")
+                let message = "the regular expression '\(regex.pattern)' \(reason) on \(subject.written) "
+                    + "of <\(element.qualifiedName)>"
+                if abandoned.increment() == limit {
+                    throw EvaluationError(message + " (matching abandoned \(limit) times: given up for the rest of the "
+                                          + "input, where stanzas that need it have no result and no message)")
+                }
+                throw EvaluationError(message + " (matching abandoned)")
             }
         }
     }
+}
+
+/// How many matches of one `~` filter have been abandoned, over every
+/// evaluation of its query (``EvaluationLimits/abandonedMatchesPerFilter``).
+/// A class, so that copies of the compiled query share it; locked, so that
+/// evaluations on several threads may.
+final class AbandonedMatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int { lock.withLock { value } }
+
+    /// Counts one more; returns the new count.
+    func increment() -> Int { lock.withLock { value += 1; return value } }
 }
 
 extension QuerySyntax.FilterSubject {

@@ -42,6 +42,16 @@ public struct EvaluationLimits: Sendable {
     /// every 64 progress reports, so a match may run a little past it.
     public var regularExpressionSeconds: Double
 
+    /// How many matches of one `~` filter may be abandoned (for either
+    /// limit above, or ICU's running out of backtracking memory) before the
+    /// filter is given up. Default 3. The limits above bound one match, this
+    /// bounds their sum: each abandoned match costs up to a second or more,
+    /// and input made to fail a filter would otherwise cost that per stanza.
+    /// The count is kept by the ``Query``, over all its evaluations (for
+    /// stanzaq, one run); from then on the filter fails on every element it
+    /// tests with an ``EvaluationError`` that is ``EvaluationError/reportedBefore``.
+    public var abandonedMatchesPerFilter: Int
+
     /// The clock ``regularExpressionSeconds`` is measured by, in seconds from
     /// any fixed start. Default ``threadProcessorSeconds()``; tests pass a
     /// clock that moves as they tell it to.
@@ -50,10 +60,12 @@ public struct EvaluationLimits: Sendable {
     public init(elementsReached: Int = 1_000_000,
                 regularExpressionSteps: Int = 20_000_000,
                 regularExpressionSeconds: Double = 10,
+                abandonedMatchesPerFilter: Int = 3,
                 clock: @escaping @Sendable () -> Double = EvaluationLimits.threadProcessorSeconds) {
         self.elementsReached = elementsReached
         self.regularExpressionSteps = regularExpressionSteps
         self.regularExpressionSeconds = regularExpressionSeconds
+        self.abandonedMatchesPerFilter = abandonedMatchesPerFilter
         self.clock = clock
     }
 

@@ -69,7 +69,7 @@ public final class Query {
                         let pattern = try binder.bindPattern(parts)
                         do {
                             let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex)))
+                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches())))
                         } catch {
                             throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
                         }

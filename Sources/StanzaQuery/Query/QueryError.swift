@@ -40,9 +40,16 @@ public struct QueryError: Error, Equatable, CustomStringConvertible {
 /// subquery on an element that is not a form, a strict conversion.
 public struct EvaluationError: Error, Equatable, CustomStringConvertible {
     public var message: String
+    /// Whether the error repeats one reported before: a `~` filter given up
+    /// after ``EvaluationLimits/abandonedMatchesPerFilter`` abandoned
+    /// matches fails on every later stanza that needs it, and a program
+    /// that reports errors may say so once (as stanzaq(1) does) rather than
+    /// once per stanza. The stanza has no result all the same.
+    public var reportedBefore: Bool
 
-    public init(_ message: String) {
+    public init(_ message: String, reportedBefore: Bool = false) {
         self.message = message
+        self.reportedBefore = reportedBefore
     }
 
     public var description: String { message }

@@ -186,7 +186,7 @@ public final class Searcher {
                 do {
                     value = try query.findFirst(in: stanza, strict: options.strict)
                 } catch {
-                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    try reportEvaluation(error, of: query, in: place, sink: sink)
                     continue
                 }
                 if let value {
@@ -199,7 +199,7 @@ public final class Searcher {
                 do {
                     values = try query.find(in: stanza, strict: options.strict)
                 } catch {
-                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    try reportEvaluation(error, of: query, in: place, sink: sink)
                     continue
                 }
                 for value in values {
@@ -216,7 +216,7 @@ public final class Searcher {
                 do {
                     row.append(try query.findFirst(in: stanza, strict: options.strict))
                 } catch {
-                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    try reportEvaluation(error, of: query, in: place, sink: sink)
                     row.append(nil)
                 }
             }
@@ -232,7 +232,7 @@ public final class Searcher {
                 do {
                     if try query.check(in: stanza, strict: options.strict) { hasResult = true }
                 } catch {
-                    try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+                    try reportEvaluation(error, of: query, in: place, sink: sink)
                 }
             }
             guard hasResult != invert else { return false }
@@ -244,6 +244,18 @@ public final class Searcher {
 
     /// The values of one row, kept between stanzas to spare an allocation each.
     private var row: [QueryValue?] = []
+
+    /// Reports an error of `query` on one stanza, unless it repeats one reported
+    /// before (a `~` filter given up, stanzaq(1), "Resource limits"): that one
+    /// only makes the exit status 2.
+    private func reportEvaluation<Sink: SearchSink>(_ error: EvaluationError, of query: Query, in place: StanzaPlace,
+                                                    sink: Sink) throws(OutputError) {
+        if error.reportedBefore {
+            failed = true
+            return
+        }
+        try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
+    }
 
     /// Writes out the records so far (so that they come before the message on a
     /// terminal), then reports.
