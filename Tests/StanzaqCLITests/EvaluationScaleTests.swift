@@ -46,4 +46,33 @@ final class EvaluationScaleTests: CLITestCase {
         try assertBounded(["-c", "-v", query, "input.xml"], in: scratch.url, stdout: "1002\n",
                           stderrMatches: NSRegularExpression.escapedPattern(for: expected), status: 2, timeLimit: 60)
     }
+
+    /// Duplicates kept through `..` are made once and shared, and the results of
+    /// one query on one stanza may add up to 100,000,000 bytes at most: `#` of
+    /// an element with 1 MB of text in two runs, reached through each of its
+    /// 1,000 children, built a new 1 MB string per result (1 GB); `@@` a new
+    /// map per result.
+    func testResultsAreBoundedInBytes() throws {
+        let scratch = try ScratchDirectory()
+        let text = String(repeating: "x", count: 1_000_000)
+        try scratch.write("tworuns.xml", "<m>\(text)" + String(repeating: "<c/>", count: 1000) + "y</m>\n")
+        try assertBounded(["{*}*/..#", "tworuns.xml"], in: scratch.url, stdout: "",
+                          stderrMatches: NSRegularExpression.escapedPattern(
+                            for: "tworuns.xml:stanza 1: query '{*}*/..#': the results add up to more than 100000000 bytes, "
+                                + "counting duplicates (evaluation abandoned)\n"),
+                          status: 2)
+        let attributes = (0..<30_000).map { "a\($0)='\($0)'" }.joined(separator: " ")
+        try scratch.write("attributes.xml", "<m \(attributes)>" + String(repeating: "<c/>", count: 1000) + "</m>\n")
+        try assertBounded(["{*}*/..@@", "attributes.xml"], in: scratch.url, stdout: "",
+                          stderrMatches: NSRegularExpression.escapedPattern(
+                            for: "attributes.xml:stanza 1: query '{*}*/..@@': the results add up to more than 100000000 bytes, "
+                                + "counting duplicates (evaluation abandoned)\n"),
+                          status: 2)
+        // Within the limit, every duplicate is a result (Monal's find:).
+        let short = String(repeating: "x", count: 100_000)
+        try scratch.write("twenty.xml", "<m>\(short)" + String(repeating: "<c/>", count: 20) + "y</m>\n")
+        try assertBounded(["{*}*/..#", "twenty.xml"], in: scratch.url, stdout: String(repeating: short + "y\n", count: 20),
+                          status: 0)
+        try assertBounded(["-c", "{*}*/..#", "tworuns.xml"], in: scratch.url, stdout: "1\n", status: 0)
+    }
 }

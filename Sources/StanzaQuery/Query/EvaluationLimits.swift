@@ -23,6 +23,16 @@ public struct EvaluationLimits: Sendable {
     /// every element below where it starts, meets the limit first).
     public var elementsReached: Int
 
+    /// How many bytes the results of one evaluation may add up to, counting
+    /// duplicates (each is a result, and printed): the UTF-8 bytes of each
+    /// string, of each name and value of an `@@` map, the bytes of `|base64`
+    /// data, 8 for a number, date or UUID. Elements count nothing (they are
+    /// the stanza's own, not copies). Default 100,000,000. With `..`, a result
+    /// reached many times is made once and shared, so this bounds what
+    /// results come to, not the memory: `{*}*/..#` on an element with 1 MB
+    /// of text and 1,000 children would give 1 GB.
+    public var resultBytes: Int
+
     /// How many backtracking steps (saved states of ICU's matcher) one `~`
     /// filter may take on one attribute value. Default 20,000,000: ICU itself
     /// gives up on a match attempt after 40 to 60 million and answers "no
@@ -58,11 +68,13 @@ public struct EvaluationLimits: Sendable {
     public var clock: @Sendable () -> Double
 
     public init(elementsReached: Int = 1_000_000,
+                resultBytes: Int = 100_000_000,
                 regularExpressionSteps: Int = 20_000_000,
                 regularExpressionSeconds: Double = 10,
                 abandonedMatchesPerFilter: Int = 3,
                 clock: @escaping @Sendable () -> Double = EvaluationLimits.threadProcessorSeconds) {
         self.elementsReached = elementsReached
+        self.resultBytes = resultBytes
         self.regularExpressionSteps = regularExpressionSteps
         self.regularExpressionSeconds = regularExpressionSeconds
         self.abandonedMatchesPerFilter = abandonedMatchesPerFilter

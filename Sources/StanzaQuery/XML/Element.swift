@@ -111,11 +111,15 @@ public final class Element {
     /// The concatenation of the direct text children, or `nil` when that is empty
     /// (the `#` extraction).
     public var text: String? {
-        var result: String?
+        var result = ""
+        var runs = 0
         for case .text(let run) in children {
-            result = (result ?? "") + run
+            // One run is returned as it is (its storage shared, not copied);
+            // several are appended in place (`result + run` copied all so far).
+            if runs == 0 { result = run } else { result += run }
+            runs += 1
         }
-        return (result?.isEmpty ?? true) ? nil : result
+        return result.isEmpty ? nil : result
     }
 
     /// The value of the attribute with this local name and namespace ("" for unprefixed).

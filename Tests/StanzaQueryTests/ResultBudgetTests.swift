@@ -1,0 +1,37 @@
+import XCTest
+@testable import StanzaQuery
+
+/// The results of one evaluation are bounded in bytes, counting duplicates
+/// (``EvaluationLimits/resultBytes``), and a result reached many times
+/// through `..` is made once.
+final class ResultBudgetTests: XCTestCase {
+    private let message = "the results add up to more than 10 bytes, counting duplicates (evaluation abandoned)"
+
+    func testTheBudgetCountsEveryResult() throws {
+        let limits = EvaluationLimits(resultBytes: 10)
+        XCTAssertEqual(EvaluationLimits.default.resultBytes, 100_000_000)
+        let element = stanza("<m a='12345'>abc<c/><c/><c/>def</m>")
+        // 2 × 5 bytes: within; 3 × 5: over.
+        XCTAssertEqual(try Query("/@a").find(in: element, limits: limits).map(\.text), ["12345"])
+        XCTAssertEqual(try Query("c/../@a").find(in: element, limits: EvaluationLimits(resultBytes: 15)).map(\.text),
+                       ["12345", "12345", "12345"])
+        XCTAssertEqual(evaluationError("c/../@a", in: element, limits: limits), message)
+        XCTAssertEqual(evaluationError("c/..#", in: element, limits: limits), message)
+        // `@@` counts names and values: xmlns + '' + a + 12345 = 11.
+        XCTAssertEqual(evaluationError("/@@", in: element, limits: limits), message)
+        // Elements count nothing; the first result alone is within.
+        XCTAssertEqual(try Query("c/..").find(in: element, limits: limits).count, 3)
+        XCTAssertEqual(try Query("c/..#").findFirst(in: element, limits: limits)?.text, "abcdef")
+    }
+
+    /// Duplicates share one string: the text of an element in several runs is
+    /// joined once, however often the element is reached.
+    func testDuplicatesShareTheirResult() throws {
+        let element = stanza("<m>ab<c/>cd<c/>ef</m>")
+        let results = try Query("c/..#").find(in: element)
+        XCTAssertEqual(results.map(\.text), ["abcdef", "abcdef"])
+        guard case .string(let first) = results[0], case .string(let second) = results[1] else { return XCTFail() }
+        XCTAssertEqual(first.utf8.withContiguousStorageIfAvailable { $0.baseAddress },
+                       second.utf8.withContiguousStorageIfAvailable { $0.baseAddress })
+    }
+}
