@@ -16,6 +16,29 @@ final class DepthLimitTests: XCTestCase {
         XCTAssertNil(try Query("").reach)
     }
 
+    /// To decide whether there is a result (counting, testing), an element the
+    /// query gives needs only to be there: `-c '/'` needs the root alone.
+    func testReachToDecide() throws {
+        XCTAssertEqual(try Query("").reachToDecide, 0)
+        XCTAssertEqual(try Query("/").reachToDecide, 0)
+        XCTAssertEqual(try Query("body").reachToDecide, 1)
+        XCTAssertEqual(try Query("a/b/../c").reachToDecide, 2)
+        XCTAssertEqual(try Query("body#").reachToDecide, 1)
+        XCTAssertEqual(try Query("{http://jabber.org/protocol/disco#info}query/\\@max-file-size\\").reachToDecide, 6)
+        XCTAssertNil(try Query("**/body").reachToDecide)
+        // The same answers with the stanza built only that deep.
+        let xml = "<m><a x='1'>t<b><c/></b>u</a><d/></m>"
+        for text in ["", "/", "a", "a/b", "a/b/c", "a/b/..", "d/c", "a<x=1>/b"] {
+            let query = try Query(text)
+            var stanzas: [Element] = []
+            let reader = StanzaReader { stanzas.append($0); return true }
+            reader.depthLimit = query.reachToDecide
+            try reader.feed(Array(xml.utf8))
+            try reader.finish()
+            XCTAssertEqual(try query.check(in: stanzas[0]), try query.check(in: stanza(xml)), text)
+        }
+    }
+
     func testUnreachedElementsAreNotBuilt() throws {
         var stanzas: [Element] = []
         let reader = StanzaReader { stanzas.append($0); return true }

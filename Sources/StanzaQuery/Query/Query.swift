@@ -114,7 +114,18 @@ public final class Query {
     /// needed: the query returns elements, which print with all they contain,
     /// or it has a `**` segment, which looks at any depth.
     public var reach: Int? {
-        if syntax.extraction == nil || hasAnyDepthStep { return nil }
+        if syntax.extraction == nil { return nil }
+        return reachToDecide
+    }
+
+    /// How many levels below the context node the query can look to decide
+    /// whether it has a result and what its first one is (``check(in:strict:limits:)``,
+    /// and ``find(in:strict:limits:)`` where the elements it gives are not
+    /// printed): like ``reach``, but an element the query gives needs only to
+    /// be there, not its content. `-c '/'` needs the stanza's root alone.
+    /// `nil` when any depth may be needed (a path with `**`).
+    public var reachToDecide: Int? {
+        if hasAnyDepthStep { return nil }
         var depth = 0, deepest = 0
         for step in steps {
             switch step {

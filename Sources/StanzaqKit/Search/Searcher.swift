@@ -72,7 +72,14 @@ public final class Searcher {
         var count = 0
         var number = 0
         var outputError: OutputError?
-        let depth = sink.needsWholeStanzas ? nil : depthLimit
+        let depth: Int?
+        if sink.needsWholeStanzas {
+            depth = nil
+        } else if case .test = sink.evaluation {
+            depth = depthLimit(deciding: true)
+        } else {
+            depth = depthLimit(deciding: false)
+        }
         // Every stanza, from the XML reader or the log reader; false: stop reading.
         let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
             self.unboundPrefixes.observe(stanza)
@@ -164,11 +171,13 @@ public final class Searcher {
         !(sink.stopsAtFirstMatch && matched) && !Interruption.isRequested
     }
 
-    /// How deep the reader must build stanzas: as deep as the deepest query reaches.
-    private var depthLimit: Int? {
+    /// How deep the reader must build stanzas: as deep as the deepest query
+    /// reaches; when `deciding` whether there is a result (counting, testing:
+    /// no element is printed), only as deep as the paths go.
+    private func depthLimit(deciding: Bool) -> Int? {
         var deepest = 0
         for query in options.queries {
-            guard let reach = query.reach else { return nil }
+            guard let reach = deciding ? query.reachToDecide : query.reach else { return nil }
             deepest = max(deepest, reach)
         }
         return deepest
