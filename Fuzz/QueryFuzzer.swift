@@ -51,9 +51,10 @@ private func render(_ values: [QueryValue]) -> Int {
 
 /// A query the fuzzer writes may backtrack, or multiply nodes with `*/..`, for
 /// as long as the limits allow: lower limits keep the executions per second up
-/// (and are met more often).
-private let limits = EvaluationLimits(elementsReached: 10_000, regularExpressionSteps: 1_000_000,
-                                      regularExpressionSeconds: 0.25)
+/// (and are met more often). Each input's query is evaluated three times, so a
+/// filter is given up after two abandoned matches on the third.
+private let limits = EvaluationLimits(elementsReached: 10_000, resultBytes: 100_000, regularExpressionSteps: 1_000_000,
+                                      regularExpressionSeconds: 0.25, abandonedMatchesPerFilter: 2)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
