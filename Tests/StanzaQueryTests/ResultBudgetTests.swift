@@ -19,9 +19,16 @@ final class ResultBudgetTests: XCTestCase {
         XCTAssertEqual(evaluationError("c/..#", in: element, limits: limits), message)
         // `@@` counts names and values: xmlns + '' + a + 12345 = 11.
         XCTAssertEqual(evaluationError("/@@", in: element, limits: limits), message)
-        // Elements count nothing; the first result alone is within.
-        XCTAssertEqual(try Query("c/..").find(in: element, limits: limits).count, 3)
+        // The first result alone is within.
         XCTAssertEqual(try Query("c/..#").findFirst(in: element, limits: limits)?.text, "abcdef")
+        // An element counts its names, attribute names and values and text, all
+        // the way down: m a 12345 abc def c c c = 16 bytes, three times.
+        XCTAssertEqual(try Query("c/..").find(in: element, limits: EvaluationLimits(resultBytes: 48)).count, 3)
+        XCTAssertEqual(evaluationError("c/..", in: element, limits: EvaluationLimits(resultBytes: 47)),
+                       message.replacingOccurrences(of: " 10 ", with: " 47 "))
+        XCTAssertEqual(try Query("").find(in: element, limits: EvaluationLimits(resultBytes: 16)).count, 1)
+        XCTAssertEqual(evaluationError("", in: element, limits: EvaluationLimits(resultBytes: 15)),
+                       message.replacingOccurrences(of: " 10 ", with: " 15 "))
     }
 
     /// Duplicates share one string: the text of an element in several runs is

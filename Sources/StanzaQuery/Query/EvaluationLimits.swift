@@ -26,10 +26,11 @@ public struct EvaluationLimits: Sendable {
     /// How many bytes the results of one evaluation may add up to, counting
     /// duplicates (each is a result, and printed): the UTF-8 bytes of each
     /// string, of each name and value of an `@@` map, the bytes of `|base64`
-    /// data, 8 for a number, date or UUID. Elements count nothing (they are
-    /// the stanza's own, not copies). Default 100,000,000. With `..`, a result
-    /// reached many times is made once and shared, so this bounds what
-    /// results come to, not the memory: `{*}*/..#` on an element with 1 MB
+    /// data, 8 for a number, date or UUID, and for an element the bytes of
+    /// the names, attribute values and text of all it contains. Default
+    /// 100,000,000. With `..`, a result reached many times is made once and
+    /// shared, so this bounds what the results come to (and what printing
+    /// them writes) rather than memory: `{*}*/..#` on an element with 1 MB
     /// of text and 1,000 children would give 1 GB.
     public var resultBytes: Int
 

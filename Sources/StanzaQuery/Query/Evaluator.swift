@@ -7,8 +7,23 @@ extension Query {
         // (which counts duplicates: each is printed), before it is handed on.
         var bytes = 0
         var overBudget = false
+        // The sizes of the elements given so far, where one may be given again
+        // (a path with `..`); elsewhere each element is given once.
+        var elementBytes: [ObjectIdentifier: Int] = [:]
+        let repeats = hasParentStep
         let charged = { (value: QueryValue) -> Bool in
-            bytes += value.budgetBytes
+            if repeats, case .element(let element) = value {
+                let id = ObjectIdentifier(element)
+                if let known = elementBytes[id] {
+                    bytes += known
+                } else {
+                    let size = element.contentBytes
+                    elementBytes[id] = size
+                    bytes += size
+                }
+            } else {
+                bytes += value.budgetBytes
+            }
             if bytes > limits.resultBytes {
                 overBudget = true
                 return false
@@ -288,11 +303,11 @@ extension Query {
 
 extension QueryValue {
     /// What a result counts toward ``EvaluationLimits/resultBytes``: the
-    /// UTF-8 bytes of its text, 8 for a number or the like. An element counts
-    /// nothing: it is the stanza's own, not a copy.
+    /// UTF-8 bytes of its text, 8 for a number or the like; for an element,
+    /// ``Element/contentBytes``.
     var budgetBytes: Int {
         switch self {
-        case .element: return 0
+        case .element(let element): return element.contentBytes
         case .string(let string): return string.utf8.count
         case .bool, .int, .uint, .double, .dateTime, .uuid: return 8
         case .data(let bytes): return bytes.count
@@ -312,5 +327,26 @@ extension Query.Step {
         case .parent(let column), .anyDepth(let column): return column
         case .select(let selector), .context(let selector): return selector.syntax.column
         }
+    }
+}
+
+extension Element {
+    /// What an element result counts toward ``EvaluationLimits/resultBytes``:
+    /// the UTF-8 bytes of the names, attribute names and values and text of
+    /// the element and all it contains — about what printing it writes.
+    var contentBytes: Int {
+        var total = 0
+        var pending: [Element] = [self]
+        while let element = pending.popLast() {
+            total += element.name.utf8.count
+            for attribute in element.attributes { total += attribute.name.utf8.count + attribute.value.utf8.count }
+            for child in element.children {
+                switch child {
+                case .text(let text): total += text.utf8.count
+                case .element(let child): pending.append(child)
+                }
+            }
+        }
+        return total
     }
 }
