@@ -90,5 +90,11 @@ final class EvaluationScaleTests: CLITestCase {
         try assertBounded(["-c", "/", "wide.xml"], in: scratch.url, stdout: "1\n", status: 0)
         try assertBounded(["-q", "/m", "wide.xml"], in: scratch.url, stdout: "", status: 0)
         try assertBounded(["-c", "-v", "/x", "wide.xml"], in: scratch.url, stdout: "1\n", status: 0)
+        // While a prefix of the query is still to be seen bound, stanzas are built
+        // whole: the declaration may be deep inside one (then no warning).
+        try assertStanzaq(["-c", "/stream:features"], stdin: "<features/><a><b xmlns:stream='urn:s'/></a>",
+                          stdout: "0\n", status: 1)
+        try assertStanzaq(["/stream:features#"], stdin: "<features>t</features><a><b xmlns:stream='urn:s'/></a>",
+                          stdout: "", status: 1)
     }
 }

@@ -73,7 +73,9 @@ public final class Searcher {
         var number = 0
         var outputError: OutputError?
         let depth: Int?
-        if sink.needsWholeStanzas {
+        if sink.needsWholeStanzas || unboundPrefixes.isWatching {
+            // (While a prefix of the queries' is still to be seen bound, a
+            // declaration anywhere in a stanza counts.)
             depth = nil
         } else if case .test = sink.evaluation {
             depth = depthLimit(deciding: true)

@@ -24,6 +24,10 @@ struct UnboundPrefixes {
         pending.removeAll { stanza.bindsSomewhere($0.prefix) }
     }
 
+    /// Whether some prefix is still to be seen bound: then stanzas must be
+    /// built whole, since a declaration may be anywhere in them.
+    var isWatching: Bool { !pending.isEmpty }
+
     /// One warning per prefix still unbound.
     var warnings: [Diagnostic] {
         pending.map {
