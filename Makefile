@@ -18,7 +18,7 @@ RELEASE  = .build/release/stanzaq
 # System packages (Debian names): the C libraries stanzaq links, and the tools
 # its tests and benchmarks use (prosody and lua5.4: the differential test runs
 # Prosody's own util.stanza).
-BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev
+BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev
 TEST_PACKAGES  = mandoc man-db jq prosody lua5.4
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
@@ -81,8 +81,8 @@ FUZZ_QUICK_SECONDS ?= 10
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
-	-I Sources/CLibXML2 -I Sources/CCrypto \
-	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto
+	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib \
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz
 
 $(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)

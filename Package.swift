@@ -1,14 +1,6 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-// Release builds skip the run-time exclusivity checks: the SAX2 callbacks touch
-// the reader's state once per element and text run, and the checks (with their
-// thread-local bookkeeping) were 15% of the instructions of a streaming query
-// (callgrind, `body#` over the corpus). Debug builds, and so the tests, keep them.
-let releaseSettings: [SwiftSetting] = [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-]
-
 let package = Package(
     name: "stanzaq",
     products: [
@@ -20,17 +12,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev).
+        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev, zlib1g-dev).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The language and the XML reader: no command line, no libedit.
-        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto"], swiftSettings: releaseSettings),
+        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib"]),
 
         // What the command line does, without the process: search options, the search
         // loop, one sink per kind of output, diagnostics, the REPL's commands.
-        .target(name: "StanzaqKit", dependencies: ["StanzaQuery"], swiftSettings: releaseSettings),
+        .target(name: "StanzaqKit", dependencies: ["StanzaQuery"]),
 
         // The process: argument parsing, the terminal (libedit), signals, exit codes.
         .executableTarget(
@@ -38,8 +31,7 @@ let package = Package(
             dependencies: [
                 "StanzaqKit", "CLibEdit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: releaseSettings
+            ]
         ),
 
         // How the tests find the package and start programs: one place for both.

@@ -30,7 +30,7 @@ final class EncodingTests: XCTestCase {
         let latin1: [UInt8] = Array("<?xml version='1.0' encoding='ISO-8859-1'?><a>".utf8) + [0xE9] + Array("</a>".utf8)
         let result = read(latin1, chunk: 1 << 16)
         XCTAssertEqual(result.stanzas, [])
-        XCTAssertEqual(result.error, "1:47: Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x3C 0x2F 0x61")
+        XCTAssertEqual(result.error, "1:47: not UTF-8: bytes 0xE9 0x3C 0x2F 0x61 (the XML declaration says encoding='ISO-8859-1', but XMPP is UTF-8 only)")
     }
 
     func testAControlCharacterInAQueryIsNamedNotPrinted() {

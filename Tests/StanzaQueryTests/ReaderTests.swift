@@ -189,14 +189,14 @@ final class ReaderTests: XCTestCase {
     func testTruncatedStanza() {
         let (delivered, error) = readerFailure("<a/>\n<b><c>text")
         XCTAssertEqual(delivered, ["a"])
-        XCTAssertEqual(error, "2:11: unexpected end of input: <c> is not closed")
+        XCTAssertEqual(error, "2:1: <b> is not closed (the input ends at 2:11, inside <c>)")
     }
 
     func testTruncatedStanzaInsideAStream() {
         let (delivered, error) = readerFailure(
             "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message/>\n<message><body>cut")
         XCTAssertEqual(delivered, ["message"])
-        XCTAssertEqual(error, "3:19: unexpected end of input: <body> is not closed")
+        XCTAssertEqual(error, "3:1: <message> is not closed (the input ends at 3:19, inside <body>)")
     }
 
     func testTruncatedStartTag() {
@@ -206,18 +206,20 @@ final class ReaderTests: XCTestCase {
     }
 
     func testInputCutOffAnywhereInAStanza() {
-        // stanzaq(1), INPUT (an unclosed stream is fine, a cut-off stanza is not), whatever libxml2 calls the place where the input stops.
+        // stanzaq(1), INPUT (an unclosed stream is fine, a cut-off stanza is not): reported
+        // where the stanza was opened, with where the input ends, whatever libxml2 calls
+        // the place where the input stops.
         let cases = [
-            ("<a><b x='1'", "1:12: unexpected end of input: <a> is not closed"),
-            ("<a><b x='1", "1:11: unexpected end of input: <a> is not closed"),
+            ("<a><b x='1'", "1:1: <a> is not closed (the input ends at 1:12)"),
+            ("<a><b x='1", "1:1: <a> is not closed (the input ends at 1:11)"),
             // libxml2 hands over <b> before it finds its start tag unfinished.
-            ("<a><b", "1:6: unexpected end of input: <b> is not closed"),
-            ("<a></a", "1:7: unexpected end of input: <a> is not closed"),
-            ("<a>x &amp", "1:10: unexpected end of input: <a> is not closed"),
-            ("<a><!-- c", "1:10: unexpected end of input: <a> is not closed"),
-            ("<a><![CDATA[x", "1:14: unexpected end of input: <a> is not closed"),
-            ("<a/><b", "1:7: unexpected end of input: <b> is not closed"),
-            ("<?xml version='1.0'?>\n<a", "2:3: unexpected end of input: <a> is not closed"),
+            ("<a><b", "1:1: <a> is not closed (the input ends at 1:6, inside <b>)"),
+            ("<a></a", "1:1: <a> is not closed (the input ends at 1:7)"),
+            ("<a>x &amp", "1:1: <a> is not closed (the input ends at 1:10)"),
+            ("<a><!-- c", "1:1: <a> is not closed (the input ends at 1:10)"),
+            ("<a><![CDATA[x", "1:1: <a> is not closed (the input ends at 1:14)"),
+            ("<a/><b", "1:5: <b> is not closed (the input ends at 1:7)"),
+            ("<?xml version='1.0'?>\n<a", "2:1: <a> is not closed (the input ends at 2:3)"),
             ("<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>\n<p:m", "2:5: unexpected end of input"),
         ]
         for (xml, expected) in cases {

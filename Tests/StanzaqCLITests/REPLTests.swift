@@ -255,7 +255,7 @@ final class ScriptedREPLTests: XCTestCase {
     func testPasteLeftOpenAtTheEndOfTheScriptIsAnError() throws {
         let result = try script("<message><body>one</body>\n")
         XCTAssertEqual(result.output, "")
-        XCTAssertEqual(result.stderr, "(paste 1):2:1: unexpected end of input: <message> is not closed\n")
+        XCTAssertEqual(result.stderr, "(paste 1):1:1: <message> is not closed (the input ends at 2:1)\n")
         XCTAssertEqual(result.status, 2)
     }
 }

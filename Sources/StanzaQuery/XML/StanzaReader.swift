@@ -9,24 +9,62 @@ import Darwin
 ///
 /// The input may be a single element, a sequence of top-level elements, an
 /// XMPP stream (`<stream:stream>`, possibly left unclosed) or several streams
-/// one after another, each optionally preceded by an XML declaration. Every
-/// top-level element, and every child of a stream, is a stanza: it is built
-/// as its own tree (with no parent), handed to the handler as soon as its end
-/// tag is read, and then forgotten, so memory does not grow with the input.
+/// one after another, each optionally preceded by an XML declaration; an XML
+/// declaration or a stream header where a stanza could start always begins a
+/// new stream (a reconnect). Every top-level element, and every child of a
+/// stream, is a stanza: it is built as its own tree (with no parent), handed
+/// to the handler once the bytes that complete it have been parsed, and then
+/// forgotten, so memory does not grow with the input. gzip input is
+/// decompressed on the fly.
 ///
 /// ```swift
 /// let reader = StanzaReader { stanza in print(stanza.name); return true }
 /// try reader.feed(Array("<a/><b/>".utf8))
 /// try reader.finish()
 /// ```
+///
+/// The handler runs outside libxml2's callbacks (after each `xmlParseChunk`),
+/// so it may throw: `feed` rethrows and the reader stops.
+///
+/// With ``Recovery/skipDamage``, damaged input (a malformed or cut-off stanza,
+/// text between stanzas) costs only the damaged stanza: it is handed to
+/// ``damageHandler`` as a ``StanzaDamage`` and reading resumes at the next
+/// place a stanza can start (see `Resynchronizer` for how that place is found).
 public final class StanzaReader {
-    /// Receives each stanza; return `false` to stop reading.
-    public typealias Handler = (Element) -> Bool
+    /// Receives each stanza; return `false` to stop reading. It may throw:
+    /// ``feed(_:)-(UnsafeRawBufferPointer)`` and ``finish()`` rethrow, and the reader stops.
+    public typealias Handler = (Element) throws -> Bool
+    /// Receives each damage skipped with ``Recovery/skipDamage``; return `false` to stop reading.
+    public typealias DamageHandler = (StanzaDamage) throws -> Bool
+
+    /// What the reader does with damaged input.
+    public enum Recovery: Sendable {
+        /// The first damage ends the reading: `feed` and `finish` throw it as
+        /// ``StanzaReaderError/malformed(line:column:message:)``, now and on every
+        /// later call (what a validator, or a REPL loading pasted XML, wants).
+        case stop
+        /// Each damaged stanza is skipped and handed to ``StanzaReader/damageHandler``;
+        /// reading goes on at the next place where a stanza can start, and `finish`
+        /// does not throw for damage. Input that starts in the middle of a stanza
+        /// (`tail -f`, `tail -c`) is skipped without damage up to the first stanza
+        /// start: top-level elements read before an unmatched end tag in the same
+        /// ``StanzaReader/feed(_:)-(UnsafeRawBufferPointer)`` were children of a
+        /// stanza whose start was not read, and are dropped; a stanza (`message`,
+        /// `presence`, `iq`), a stream or an XML declaration ends this start phase.
+        case skipDamage
+    }
 
     /// How many stanzas have been handed to the handler so far.
-    public private(set) var stanzaCount = 0
-    /// Whether the handler asked to stop (further input is ignored).
-    public private(set) var isStopped = false
+    public internal(set) var stanzaCount = 0
+    /// How many damages have been handed to the damage handler so far.
+    public internal(set) var damageCount = 0
+    /// Whether the reading stopped (the handler asked, or threw): further input is ignored.
+    public internal(set) var isStopped = false
+    /// What the reader does with damaged input.
+    public let recovery: Recovery
+    /// Called, with ``Recovery/skipDamage``, for each damage once reading has
+    /// resumed after it (or the input has ended), in input order with the stanzas.
+    public var damageHandler: DamageHandler = { _ in true }
 
     let defaultNamespace: String?
     let handler: Handler
@@ -34,61 +72,148 @@ public final class StanzaReader {
     /// Elements more than this many levels below their stanza's root are not
     /// built (nor their text): a query that cannot reach them (``Query/reach``)
     /// gives the same results, and the reader does far less work. `nil`: build all.
-    public var depthLimit: Int?
-    /// How deep the reader is inside elements it does not build.
-    private var skipped = 0
+    @exclusivity(unchecked) public var depthLimit: Int?
 
-    // The parser of the current document. A sequence of top-level elements is
-    // not one XML document, so each top-level element (or stream) gets a
-    // parser of its own; the bytes after its end are handed to the next one.
-    var context: xmlParserCtxtPtr?
-    var documentStart = 0          // absolute offset where the current document starts
-    var documentOrigin = (line: 1, column: 1)
-    var documentDepth = 0
-    var rootStarted = false
-    var inStream = false
-    var streamScope: [NamespaceDeclaration] = []
-    var resetOffset: Int?          // absolute offset just after the root's end tag
+    // MARK: What goes out, in input order (filled in the SAX callbacks, handed out after xmlParseChunk)
+
+    enum Event {
+        case stanza(Element)
+        case damage(StanzaDamage)
+    }
+    @exclusivity(unchecked) var outbox: [Event] = []
+    /// Thrown by every call once reading stopped at damage (``Recovery/stop``).
     var failure: StanzaReaderError?
-    var finishing = false          // the input has ended: libxml2 is told to terminate
 
-    // Bytes not yet known to be consumed by the parser: needed to restart
-    // after a top-level element and to tell where an error is.
-    var retained: [UInt8] = []
-    var retainedBase = 0           // absolute offset of retained[0]
-    /// A place whose line and column are known, at or before the start of the
-    /// next document: libxml2 counts lines inside a document, so the reader
-    /// only carries a position across the whitespace between documents.
-    var knownPosition = (offset: 0, line: 1, column: 1)
-    /// Nothing but (a part of) a byte order mark has been read yet.
-    private var mayStartWithByteOrderMark = true
-    var inputLength = 0            // total bytes fed
+    // MARK: The input (see StanzaReader+Documents.swift)
 
-    // The stanza being built.
-    var open: [Element] = []
-    var pendingText: [UInt8] = []
+    /// Input bytes not yet known to be done with: from the last place between
+    /// stanzas (to restart after damage and tell positions) to the end.
+    @exclusivity(unchecked) var retained: [UInt8] = []
+    @exclusivity(unchecked) var retainedBase = 0     // absolute offset of retained[0]
+    @exclusivity(unchecked) var inputLength = 0      // total (decompressed) bytes fed
+    /// Where the bytes not yet handed to a parser (or the resynchronizer) start.
+    @exclusivity(unchecked) var cursor = 0
+    /// The last place known to be between stanzas, with its line and column:
+    /// positions are counted on from here, and resynchronisation rescans from here.
+    @exclusivity(unchecked) var stanzaLevel = InputPosition(offset: 0, line: 1, column: 1)
+    /// `finish()` was called: no more bytes will come.
+    var endOfInput = false
+    /// The rest of the input is ignored (not XML at all, or corrupt gzip).
+    var ignoringRest = false
+
+    // MARK: The current document (see StanzaReader+Documents.swift)
+
+    // A sequence of top-level elements is not one XML document, so each
+    // top-level element (or stream) gets a parser of its own; the bytes after
+    // its end are handed to the next one. A stream continued after damage, or
+    // after `restartInterval` stanzas, gets a new parser too, fed first a copy
+    // of the stream's start tag (`streamHeader`) so that its namespaces stay in scope.
+    @exclusivity(unchecked) var context: xmlParserCtxtPtr?
+    @exclusivity(unchecked) var documentStart = 0          // absolute offset where libxml2's byte 0 would be (before a copied header)
+    @exclusivity(unchecked) var documentOrigin = (line: 1, column: 1)
+    @exclusivity(unchecked) var documentDepth = 0
+    @exclusivity(unchecked) var rootStarted = false
+    @exclusivity(unchecked) var inStream = false
+    @exclusivity(unchecked) var streamScope: [NamespaceDeclaration] = []
+    /// The current stream's start tag, as written again for a new parser.
+    var streamHeader: [UInt8]?
+    /// The stream a damaged stanza was in, to go on with after it.
+    var interruptedStreamHeader: [UInt8]?
+    @exclusivity(unchecked) var resetOffset: Int?          // absolute offset where the next document starts
+    @exclusivity(unchecked) var restartsStream = false     // ...continuing the same stream
+    @exclusivity(unchecked) var stanzasInDocument = 0
+    var finishing = false          // libxml2 is told the input has ended
+    var endOfInputPosition = (line: 1, column: 1)
+    /// How many bytes to hand libxml2 at once: small for a new document, so that a
+    /// long run of tiny top-level elements is not copied again for each of them.
+    var pieceSize = 256
+    /// The XML declaration's `encoding`, when it is not UTF-8 (for the message on bad bytes).
+    var declaredEncoding: String?
+
+    // Pointers libxml2's dictionary gives for names the callbacks compare (equal
+    // names are the same pointer within one parser).
+    @exclusivity(unchecked) var streamLocalName: UnsafePointer<xmlChar>?
+    @exclusivity(unchecked) var streamsNamespace: UnsafePointer<xmlChar>?
+    @exclusivity(unchecked) var messageName: UnsafePointer<xmlChar>?
+    @exclusivity(unchecked) var presenceName: UnsafePointer<xmlChar>?
+    @exclusivity(unchecked) var iqName: UnsafePointer<xmlChar>?
+    /// The current stanza's root name, when it is a stanza (which never contains a stanza).
+    @exclusivity(unchecked) var stanzaLocalName: UnsafePointer<xmlChar>?
+    @exclusivity(unchecked) var stanzaNamespace: UnsafePointer<xmlChar>?
+    /// How many levels from the stanza's root down are all in the root's namespace.
+    @exclusivity(unchecked) var sameNamespaceDepth = 0
+
+    // MARK: Damage (see StanzaReader+Damage.swift)
+
+    /// Damage seen inside a callback, acted on once xmlParseChunk returns.
+    @exclusivity(unchecked) var pendingDamage: PendingDamage?
+    /// Skipping damaged input: where it will resume is not known yet.
+    var resynchronizer: Resynchronizer?
+    /// The damage being skipped (`nil`: skipping silently).
+    var skippedDamage: StanzaDamage?
+    var skippedDamageOffset = 0
+
+    // MARK: Input that starts anywhere (see StanzaReader+Encoding.swift)
+
+    /// The first bytes have not been looked at yet (gzip, byte order mark, UTF-16, binary).
+    var sniffing = true
+    var inflater: GzipInflater?
+    /// Fewer than two bytes have come: whether the input is gzip is not known yet.
+    var rawUndecided = true
+    var rawPrefix: [UInt8] = []
+    /// Top-level elements held back until the input has shown it starts cleanly.
+    @exclusivity(unchecked) var startPhase: Bool
+    @exclusivity(unchecked) var tentative: [Element] = []
+    /// Text skipped at the start of the input, for the message when no XML follows.
+    var leadingText: InputPosition?
+    var leadingTextMessage = ""
+    var sawDocument = false
+
+    // MARK: The stanza being built (see StanzaReader+Tree.swift)
+
+    @exclusivity(unchecked) var open: [Element] = []
+    @exclusivity(unchecked) var pendingText: [UInt8] = []
+    /// The length of the current text node so far (see StanzaReader+Limits.swift).
+    @exclusivity(unchecked) var textLength = 0
+    /// How deep the reader is inside elements it does not build.
+    @exclusivity(unchecked) var skipped = 0
+    @exclusivity(unchecked) var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
+    @exclusivity(unchecked) var nameValues = [String](repeating: "", count: nameSlots)
+    static let nameSlots = 1024
 
     /// Creates a reader.
     /// - Parameters:
     ///   - defaultNamespace: the namespace of elements that have none in scope
     ///     (`-N jabber:client` for XEP examples that omit it).
-    ///   - handler: called with each stanza as soon as it is complete.
-    public init(defaultNamespace: String? = nil, handler: @escaping Handler) {
+    ///   - recovery: what to do with damaged input (``Recovery/stop`` by default).
+    ///   - handler: called with each stanza once it is complete.
+    public init(defaultNamespace: String? = nil, recovery: Recovery = .stop, handler: @escaping Handler) {
         self.defaultNamespace = defaultNamespace
+        self.recovery = recovery
         self.handler = handler
+        if case .skipDamage = recovery { startPhase = true } else { startPhase = false }
     }
 
     deinit { freeContext() }
 
+    var recovers: Bool {
+        if case .skipDamage = recovery { return true }
+        return false
+    }
+
     /// Parses more input. Stanzas completed by it are handed to the handler
-    /// before this returns; malformed input throws after the stanzas before it.
+    /// before this returns; with ``Recovery/stop``, damaged input throws after
+    /// the stanzas before it.
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure { throw failure }
-        guard !isStopped, !bytes.isEmpty else { return }
-        let start = inputLength
-        retained.append(contentsOf: bytes.bindMemory(to: UInt8.self))
-        inputLength += bytes.count
-        try pump(from: start)
+        guard !isStopped, !ignoringRest, !bytes.isEmpty else { return }
+        try feedRaw(bytes.bindMemory(to: UInt8.self))
+        // Elements held back at the start are handed out with the read that
+        // completed them: a live stream (`tail -f`) must not wait for more.
+        if startPhase && !tentative.isEmpty {
+            leaveStartPhase()
+            try deliver()
+        }
     }
 
     /// Parses more input (see ``feed(_:)-(UnsafeRawBufferPointer)``).
@@ -96,26 +221,14 @@ public final class StanzaReader {
         try bytes.withUnsafeBytes { try feed($0) }
     }
 
-    /// Declares the end of the input. Throws if it ends inside a stanza. An XMPP
-    /// stream may end unclosed (a capture that was cut off) as long as no stanza
-    /// in it is incomplete.
+    /// Declares the end of the input. An XMPP stream may end unclosed (a
+    /// capture that was cut off) as long as no stanza in it is incomplete; with
+    /// ``Recovery/stop``, throws if the input ends inside a stanza.
     public func finish() throws {
         if let failure { throw failure }
-        guard !isStopped, let context else { return }
-        let consumed = documentStart + Int(xmlByteConsumed(context))
-        let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
-        if restIsBlank && ((inStream && open.isEmpty) || !rootStarted) {
-            freeContext()
-            return
-        }
-        finishing = true
-        endOfInput = endPosition()   // before libxml2 halts and forgets where it was
-        _ = xmlParseChunk(context, nil, 0, 1)
+        guard !isStopped else { return }
+        try finishInput()
         if let failure { throw failure }
-        if resetOffset == nil {
-            fail(line: endOfInput.line, column: endOfInput.column, "unexpected end of input")
-            throw failure!
-        }
     }
 
     /// Reads a whole file descriptor to its end, handing stanzas to the handler.
@@ -146,394 +259,48 @@ public final class StanzaReader {
     /// Whether everything fed so far forms complete documents (nothing is open,
     /// not even a stream): what a REPL waits for before it loads pasted XML.
     public var isBetweenDocuments: Bool {
-        context == nil
+        context == nil && resynchronizer == nil
     }
 
     /// Whether no stanza is partly read: between documents, or inside a stream
     /// between two of its stanzas.
     public var isBetweenStanzas: Bool {
         if isBetweenDocuments { return true }
-        guard let context, inStream, open.isEmpty else { return false }
+        guard let context, inStream, open.isEmpty, skipped == 0 else { return false }
         let consumed = documentStart + Int(xmlByteConsumed(context))
         return retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
     }
 
-    // MARK: - Driving the parser
+    // MARK: - Handing out
 
-    private func pump(from start: Int) throws {
-        var next = start
-        while next < inputLength && !isStopped {
-            if context == nil {
-                // Whitespace between top-level elements is not part of any
-                // document (and may not precede an XML declaration).
-                // A UTF-8 byte order mark opening the input: libxml2 skips it only when
-                // it detects the encoding itself, and the encoding is forced here.
-                if mayStartWithByteOrderMark {
-                    let have = min(3, inputLength)
-                    if retained.prefix(have).elementsEqual(utf8ByteOrderMark.prefix(have)) {
-                        if inputLength < 3 { return }   // perhaps a mark fed a byte at a time
-                        next = 3
-                        knownPosition = (3, 1, 1)
-                    }
-                    mayStartWithByteOrderMark = false
+    /// Hands the stanzas and damages collected so far to their handlers.
+    func deliver() throws {
+        guard !outbox.isEmpty else { return }
+        // The handlers never add to the outbox (they run outside the callbacks).
+        defer { outbox.removeAll(keepingCapacity: true) }
+        for event in outbox where !isStopped {
+            do {
+                switch event {
+                case .stanza(let element):
+                    stanzaCount += 1
+                    if try !handler(element) { stop() }
+                case .damage(let damage):
+                    damageCount += 1
+                    if try !damageHandler(damage) { stop() }
                 }
-                var first = next
-                while first < inputLength && isXMLSpace(retained[first - retainedBase]) { first += 1 }
-                if first == inputLength {
-                    let place = position(of: first)
-                    knownPosition = (first, place.line, place.column)
-                    trim(upTo: first)
-                    return
-                }
-                startDocument(at: first)
-                next = first
-            }
-            let count = inputLength - next
-            retained.withUnsafeBufferPointer { all in
-                let chunk = UnsafeRawPointer(all.baseAddress! + (next - retainedBase))
-                _ = xmlParseChunk(context, chunk.assumingMemoryBound(to: CChar.self), Int32(count), 0)
-            }
-            if let failure { throw failure }
-            if let reset = resetOffset {
-                freeContext()
-                next = reset
-                continue
-            }
-            next = inputLength
-            if let context { trim(upTo: documentStart + Int(xmlByteConsumed(context))) }
-        }
-    }
-
-    private func startDocument(at offset: Int) {
-        documentOrigin = position(of: offset)   // before trimming drops the bytes it counts over
-        trim(upTo: offset)
-        documentStart = offset
-        documentDepth = 0
-        rootStarted = false
-        inStream = false
-        streamScope = []
-        resetOffset = nil
-        finishing = false
-        // A new parser has a new dictionary: its pointers may be reused for other names.
-        for slot in nameKeys.indices { nameKeys[slot] = nil }
-        var sax = Self.saxHandler
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        context = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil)
-        // NOENT only makes libxml2 hand over attribute values with the
-        // predefined entities decoded: custom entities need a DTD, which is
-        // refused before its first declaration. NONET: never touch the network.
-        // No XML_PARSE_HUGE: keep libxml2's limits on depth and sizes.
-        // IGNORE_ENC and UTF-8: XMPP is UTF-8 only (RFC 6120), and libxml2's
-        // converters for other declared encodings print to stderr on bad bytes.
-        _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
-        _ = xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
-    }
-
-    private func freeContext() {
-        if let context {
-            xmlFreeParserCtxt(context)
-            self.context = nil
-        }
-        open.removeAll()
-        skipped = 0
-        pendingText.removeAll(keepingCapacity: true)
-    }
-
-    /// Forgets retained bytes before `offset`, keeping track of where they ended.
-    private func trim(upTo offset: Int) {
-        let count = offset - retainedBase
-        guard count > 0 else { return }
-        // Trimming copies the rest: only do it once it is worth it.
-        if count < 1 << 16 && count < retained.count { return }
-        retained.removeFirst(count)
-        retainedBase = offset
-    }
-
-    private func advance(_ origin: (line: Int, column: Int), over bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
-        var (line, column) = origin
-        for byte in bytes {
-            if byte == 0x0A { line += 1; column = 1 }
-            else if byte & 0xC0 != 0x80 { column += 1 }   // count characters, not UTF-8 continuation bytes
-        }
-        return (line, column)
-    }
-
-    /// The line and column of an offset between documents, counted on from
-    /// ``knownPosition`` over the bytes in between (whitespace, normally).
-    func position(of offset: Int) -> (line: Int, column: Int) {
-        let from = knownPosition.offset - retainedBase, to = offset - retainedBase
-        guard from >= 0, from <= to, to <= retained.count else { return (knownPosition.line, knownPosition.column) }
-        return advance((knownPosition.line, knownPosition.column), over: retained[from..<to])
-    }
-
-    /// The end of the input: libxml2's position where it stopped parsing,
-    /// counted on over the bytes it has not consumed (they are all retained).
-    func endPosition() -> (line: Int, column: Int) {
-        guard let context else { return position(of: inputLength) }
-        let consumed = documentStart + Int(xmlByteConsumed(context)) - retainedBase
-        guard consumed >= 0, consumed <= retained.count else { return currentPosition() }
-        return advance(currentPosition(), over: retained[consumed...])
-    }
-
-    private var endOfInput = (line: 1, column: 1)
-
-    /// Where libxml2 is in the current document, in input coordinates.
-    func currentPosition() -> (line: Int, column: Int) {
-        guard let context else { return position(of: inputLength) }
-        return inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
-    }
-
-
-    func fail(line: Int, column: Int, _ message: String) {
-        guard failure == nil else { return }
-        failure = .malformed(line: line, column: column, message: message)
-        if let context { xmlStopParser(context) }
-    }
-
-    /// Turns a position libxml2 reports in the current document into one in the whole input.
-    func inputPosition(line: Int, column: Int) -> (line: Int, column: Int) {
-        if line <= 1 { return (documentOrigin.line, documentOrigin.column + max(column, 1) - 1) }
-        return (documentOrigin.line + line - 1, max(column, 1))
-    }
-
-    // MARK: - Building stanzas (called from the SAX callbacks)
-
-    /// The string for a name libxml2 interned in its dictionary: equal names
-    /// come as the same pointer, so a small direct-mapped cache keyed by the
-    /// pointer spares building (and validating) the same String per element.
-    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-        guard let pointer else { return nil }
-        let key = UnsafeRawPointer(pointer)
-        let slot = (Int(bitPattern: key) >> 4) & (Self.nameSlots - 1)
-        if nameKeys[slot] == key { return nameValues[slot] }
-        let string = String(cString: pointer)
-        nameKeys[slot] = key
-        nameValues[slot] = string
-        return string
-    }
-
-    private static let nameSlots = 1024
-    private var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
-    private var nameValues = [String](repeating: "", count: nameSlots)
-
-    func flushText() {
-        guard !pendingText.isEmpty, let top = open.last else { return }
-        top.appendText(String(decoding: pendingText, as: UTF8.self))
-        pendingText.removeAll(keepingCapacity: true)
-    }
-
-    func startElement(
-        _ localName: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
-        _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
-        _ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
-    ) {
-        guard failure == nil else { return }
-        let depth = documentDepth
-        documentDepth += 1
-        // libxml2 2.9's push parser does not apply its own nesting limit to
-        // SAX2 callers; apply it here (deeper trees would also overflow the
-        // stack when they are freed).
-        if documentDepth > Self.maximumDepth {
-            let place = inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
-            fail(line: place.line, column: place.column, "elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
-            return
-        }
-        let localName = name(localName) ?? ""
-        var declarations: [NamespaceDeclaration] = []
-        if namespaceCount > 0, let namespaces {
-            declarations.reserveCapacity(Int(namespaceCount))
-            for index in 0..<Int(namespaceCount) {
-                declarations.append(NamespaceDeclaration(
-                    prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
+            } catch {
+                stop()
+                throw error
             }
         }
-        let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
-        if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
-            skipped += 1
-            return
-        }
-        if depth == 0 {
-            rootStarted = true
-            if localName == "stream" && namespace == "http://etherx.jabber.org/streams" {
-                inStream = true
-                streamScope = declarations
-                return
-            }
-        }
-        var attributeList: [Attribute] = []
-        if attributeCount > 0, let attributes {
-            attributeList.reserveCapacity(Int(attributeCount))
-            for index in 0..<Int(attributeCount) {
-                let base = 5 * index
-                let start = attributes[base + 3]!, end = attributes[base + 4]!
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                attributeList.append(Attribute(
-                    name: name(attributes[base]) ?? "", prefix: name(attributes[base + 1]),
-                    namespace: name(attributes[base + 2]) ?? "", value: value))
-            }
-        }
-        let element = Element(
-            name: localName, namespace: namespace, prefix: name(prefix),
-            attributes: attributeList, namespaceDeclarations: declarations)
-        if let parent = open.last {
-            flushText()
-            parent.append(element)
-        } else if inStream {
-            element.inheritedDeclarations = streamScope
-        }
-        open.append(element)
     }
 
-    /// The namespace of an unprefixed element that has none: `-N`'s, unless a
-    /// default namespace declaration is in scope — which, as the element has
-    /// no namespace, can only be an explicit `xmlns=''` undeclaring it.
-    private func defaultNamespace(_ declarations: [NamespaceDeclaration]) -> String? {
-        guard let defaultNamespace else { return nil }
-        func declaresDefault(_ list: [NamespaceDeclaration]) -> Bool { list.contains { $0.prefix == nil } }
-        if declaresDefault(declarations) || open.contains(where: { declaresDefault($0.namespaceDeclarations) })
-            || (inStream && declaresDefault(streamScope)) {
-            return nil
-        }
-        return defaultNamespace
+    func stop() {
+        isStopped = true
+        freeContext()
+        resynchronizer = nil
     }
-
-    func endElement() {
-        guard failure == nil else { return }
-        documentDepth -= 1
-        if skipped > 0 {
-            skipped -= 1
-            return
-        }
-        if let element = open.popLast() {
-            if !pendingText.isEmpty {
-                element.appendText(String(decoding: pendingText, as: UTF8.self))
-                pendingText.removeAll(keepingCapacity: true)
-            }
-            if open.isEmpty {
-                stanzaCount += 1
-                if !handler(element) {
-                    isStopped = true
-                    if let context { xmlStopParser(context) }
-                    return
-                }
-            }
-        }
-        if documentDepth == 0, let context {
-            // The document's root is closed: whatever follows belongs to the next one.
-            resetOffset = documentStart + Int(xmlByteConsumed(context))
-            let here = currentPosition()
-            knownPosition = (resetOffset!, here.line, here.column)
-            xmlStopParser(context)
-        }
-    }
-
-    func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-        guard !open.isEmpty, skipped == 0, let bytes, count > 0, failure == nil else { return }
-        pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
-        // libxml2 hands text over in pieces and checks no total: apply its limit for one text node.
-        if pendingText.count > Self.maximumTextLength {
-            let place = inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
-            fail(line: place.line, column: place.column, "text longer than \(Self.maximumTextLength) bytes (libxml2's limit)")
-            pendingText.removeAll()
-        }
-    }
-
-    /// libxml2's limits without XML_PARSE_HUGE: nesting depth and the length of one text node.
-    public static let maximumDepth = 256
-    public static let maximumTextLength = 10_000_000
-
-    func refuseDTD() {
-        guard let context else { return }
-        let place = inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
-        fail(line: place.line, column: place.column, "DTD is not allowed (XMPP forbids <!DOCTYPE>)")
-    }
-
-    func libxmlError(_ error: UnsafePointer<xmlError>) {
-        guard error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }   // warnings are not failures
-        guard resetOffset == nil else { return }   // the parser was stopped on purpose
-        let code = Int(error.pointee.code)
-        let place = inputPosition(line: Int(error.pointee.line), column: Int(error.pointee.int2))
-        let end = endOfInput
-        // An error at the very end once the input has ended is a cut-off stanza, whatever
-        // libxml2 calls it ("extra content at the end", "attributes construct error", …).
-        if finishing && (code == Int(XML_ERR_DOCUMENT_END.rawValue) || place == end) {
-            let what = open.last.map { "<\(($0.prefix.map { $0 + ":" } ?? "") + $0.name)> is not closed" }
-            fail(line: end.line, column: end.column, "unexpected end of input" + (what.map { ": " + $0 } ?? ""))
-            return
-        }
-        var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
-        while message.last?.isWhitespace == true { message.removeLast() }
-        // One line per message ("… indicate encoding !\nBytes: 0xFF …").
-        message = message.split(separator: "\n").joined(separator: " ")
-        if code == Int(XML_ERR_TAG_NAME_MISMATCH.rawValue) || code == Int(XML_ERR_TAG_NOT_FINISHED.rawValue) {
-            message = shiftingLineNumbers(in: message)
-        }
-        fail(line: place.line, column: place.column, message)
-    }
-
-    /// libxml2 names the line of the start tag ("… tag mismatch: a line 3 and b")
-    /// counting from the start of the current document; count from the input's.
-    private func shiftingLineNumbers(in message: String) -> String {
-        let words = message.split(separator: " ", omittingEmptySubsequences: false)
-        guard let index = words.firstIndex(of: "line"), index + 1 < words.count,
-              let line = Int(words[index + 1]) else { return message }
-        var shifted = words.map(String.init)
-        shifted[index + 1] = String(line + documentOrigin.line - 1)
-        return shifted.joined(separator: " ")
-    }
-
-    // MARK: - The SAX2 handler
-
-    nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
-        var sax = xmlSAXHandler()
-        xmlSAXVersion(&sax, 2)
-        // xmlSAXVersion installs libxml2's tree-building handlers, which take the
-        // parser context as their first argument; ours get the reader instead, so
-        // every one of them must go (getEntity read the reader as a context and
-        // crashed on an undeclared entity after a first stanza — found by fuzzing).
-        sax.getEntity = nil
-        sax.getParameterEntity = nil
-        sax.resolveEntity = nil
-        sax.entityDecl = nil
-        sax.notationDecl = nil
-        sax.attributeDecl = nil
-        sax.elementDecl = nil
-        sax.unparsedEntityDecl = nil
-        sax.setDocumentLocator = nil
-        sax.isStandalone = nil
-        sax.hasInternalSubset = nil
-        sax.hasExternalSubset = nil
-        sax.startDocument = nil
-        sax.endDocument = nil
-        sax.comment = nil
-        sax.processingInstruction = nil
-        sax.reference = nil
-        sax.warning = nil
-        sax.error = nil
-        sax.fatalError = nil
-        sax.startElement = nil
-        sax.endElement = nil
-        sax.internalSubset = { context, _, _, _ in reader(context).refuseDTD() }
-        sax.externalSubset = { context, _, _, _ in reader(context).refuseDTD() }
-        sax.startElementNs = { context, localName, prefix, uri, namespaceCount, namespaces, attributeCount, _, attributes in
-            reader(context).startElement(localName, prefix, uri, namespaceCount, namespaces, attributeCount, attributes)
-        }
-        sax.endElementNs = { context, _, _, _ in reader(context).endElement() }
-        sax.characters = { context, bytes, count in reader(context).characters(bytes, count) }
-        sax.ignorableWhitespace = sax.characters
-        sax.cdataBlock = sax.characters
-        sax.serror = { context, error in
-            if let error { reader(context).libxmlError(UnsafePointer(error)) }
-        }
-        return sax
-    }()
 }
-
-private func reader(_ context: UnsafeMutableRawPointer?) -> StanzaReader {
-    Unmanaged<StanzaReader>.fromOpaque(context!).takeUnretainedValue()
-}
-
-private let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
 @inline(__always)
 func isXMLSpace(_ byte: UInt8) -> Bool {

@@ -103,8 +103,22 @@ public final class Searcher {
         func begin(_ kind: InputKind) {
             switch kind {
             case .xml:
-                xmlReader = StanzaReader(defaultNamespace: options.defaultNamespace) { take($0, nil) }
-                xmlReader!.depthLimit = depth
+                let reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage) { take($0, nil) }
+                // Damaged input costs the damaged stanza only: reported, skipped, exit 2 at the end.
+                reader.damageHandler = { [unowned self] damage in
+                    // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
+                    guard !Interruption.isRequested, outputError == nil else { return false }
+                    do {
+                        try self.report(Diagnostic(.position(file: name, line: damage.line, column: damage.column),
+                                                   damage.message), sink: sink)
+                    } catch {
+                        outputError = error as? OutputError
+                        return false
+                    }
+                    return !Interruption.isRequested
+                }
+                reader.depthLimit = depth
+                xmlReader = reader
             case .log(let format):
                 logReader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
                                       handler: { take($0, $1) },

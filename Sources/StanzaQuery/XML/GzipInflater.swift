@@ -1,0 +1,58 @@
+import CZlib
+
+/// Decompresses gzip input as it comes, with zlib: one member after another
+/// (`cat a.gz b.gz` is one gzip input too).
+final class GzipInflater {
+    /// Why the compressed data cannot be read.
+    struct Failure: Error {
+        var message: String
+    }
+
+    private var stream = z_stream()
+    private var output = [UInt8](repeating: 0, count: 1 << 16)
+    /// The last member has ended: nothing is cut off.
+    private(set) var isAtMemberEnd = false
+
+    init() {
+        // 15 + 16: a window of 32 KiB, gzip header and trailer (not zlib's).
+        _ = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+    }
+
+    deinit { inflateEnd(&stream) }
+
+    /// Decompresses `input`, handing each piece of output to `body`.
+    func inflate(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        guard let base = input.baseAddress, !input.isEmpty else { return }
+        stream.next_in = UnsafeMutablePointer(mutating: base)
+        stream.avail_in = UInt32(input.count)
+        defer { stream.next_in = nil; stream.avail_in = 0 }
+        while true {
+            if isAtMemberEnd {
+                if stream.avail_in == 0 { return }
+                inflateReset(&stream)   // another member follows
+                isAtMemberEnd = false
+            }
+            let capacity = output.count
+            let status = output.withUnsafeMutableBufferPointer { out -> Int32 in
+                stream.next_out = out.baseAddress
+                stream.avail_out = UInt32(capacity)
+                return CZlib.inflate(&stream, Z_NO_FLUSH)
+            }
+            let produced = capacity - Int(stream.avail_out)
+            if produced > 0 {
+                try output.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[..<produced])) }
+            }
+            switch status {
+            case Z_STREAM_END:
+                isAtMemberEnd = true
+            case Z_OK:
+                if stream.avail_in == 0 && stream.avail_out > 0 { return }
+            case Z_BUF_ERROR:
+                return   // needs more input
+            default:
+                let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
+                throw Failure(message: reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,344 @@
+/// Finds where reading can go on after damage: the end of the damaged stanza,
+/// or the next place where a stanza (or a stream) can start.
+///
+/// It rescans the raw bytes from the last place the reader knew to be between
+/// stanzas, with a tolerant tokenizer of its own (libxml2 has given up on
+/// these bytes), and keeps a stack of the element names it has seen open.
+///
+/// Why this design, and not another:
+/// - libxml2's own recovery (`XML_PARSE_RECOVER`, `xmllint --recover`) keeps
+///   going inside the damaged document and repairs the tree as it goes: a
+///   mismatched end tag closes whatever is open, a stray `<` drops the rest of
+///   a start tag. It never tells which stanza was damaged, and after a cut-off
+///   stanza it nests every following stanza inside it — the opposite of what a
+///   capture with one cut needs. Its push parser also stops for good after
+///   some errors (`xmlHaltParser`).
+/// - Prosody's `util.xmppstream` does not recover at all: any parse error is a
+///   stream error and the session is closed, which is right for a server and
+///   wrong for a tool that reads what was captured.
+/// - Resuming at the next `<` that starts a tag would read the children of a
+///   damaged stanza (`<body>`, `<x xmlns=…>`) as stanzas of their own.
+///
+/// So the damaged stanza is skipped as a whole: the tokenizer follows quotes,
+/// comments and CDATA sections, pushes start tags and pops end tags (an end tag
+/// closes the innermost open element of its name, an unknown one is ignored),
+/// and reading resumes when the stanza's root is closed. Three signs end a
+/// stanza that is never closed (cut off, as logcat cuts at 4 KB): a stream
+/// header (`<?xml` or `<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>`);
+/// a start tag that begins a line, is not indented more than the stanza's own
+/// start tag, and either has the stanza's own name or `message`, `presence` or
+/// `iq`, or follows a line that does not end with a tag (cut in the middle):
+/// children are on the same line, or indented deeper, or have other names
+/// after whole lines (XEP examples do not indent every child), while in logs
+/// and captures each stanza starts a line; and a start tag interrupted by a
+/// `<` (cut inside the tag), or a quoted value that runs over a line end into
+/// a start tag. While parsing undamaged input the reader is more careful (see
+/// `StanzaReader.startsNewStanza`): there a nested start tag is a new stanza
+/// only when both are stanzas (`message`, `presence`, `iq`) in the same XMPP
+/// namespace with nothing but that namespace in between — RFC 6120 stanzas
+/// never contain stanzas but inside a payload of another namespace, such as
+/// `<forwarded xmlns='urn:xmpp:forward:0'>` — and the line rule holds too (XEP
+/// examples without `xmlns` nest a `<message>` in a `<message>`, indented).
+struct Resynchronizer {
+    /// Where to go on, and whether the stream the damage was in goes on too.
+    enum Outcome: Equatable {
+        /// More bytes are needed; the bytes from ``keepFrom`` must stay.
+        case needMore
+        /// Read on at `offset`; `inStream` is false when a new stream starts
+        /// there or the old one ended before it.
+        case resume(offset: Int, inStream: Bool)
+    }
+
+    /// The next byte to look at (the start of an unfinished token when more is needed).
+    private(set) var keepFrom: Int
+    /// Start tags before this offset belong to the damage; the first one is its root.
+    private let damageOffset: Int
+    /// Where the scan started: reading never resumes there (that is where the damage was read from).
+    private let origin: Int
+    /// Whether the damaged stanza is a child of a stream (it then goes on after it).
+    private var inStream: Bool
+    /// The names of the elements open in the damaged stanza, outermost first, and
+    /// whether each is in a namespace other than the root's (a prefix or an `xmlns=`).
+    private var open: [(name: [UInt8], foreign: Bool)] = []
+    /// Elements open beyond the 256 levels ``open`` keeps (deeper input is
+    /// damaged anyway): each end tag closes one of them first.
+    private var overflow = 0
+    /// How many of ``open`` are foreign (kept as a count: a deep stack is not scanned per tag).
+    private var foreignCount = 0
+    /// Whether reading resumed inside the damaged stanza (it was cut off there).
+    var resumedInsideRoot: Bool { !open.isEmpty || overflow > 0 }
+    /// Where the damaged stanza's root starts, once seen, and its column (in bytes).
+    private(set) var rootOffset: Int?
+    private var rootColumn = 0
+    private var rootName: [UInt8] = []
+    /// What a new stanza starts with (besides the damaged stanza's own name).
+    static let stanzaNames: [[UInt8]] = [Array("message".utf8), Array("presence".utf8), Array("iq".utf8)]
+
+    /// - Parameters:
+    ///   - offset: a place known to be between stanzas, at or before the damage.
+    ///   - damageOffset: where the damage was seen; a start tag there or after it
+    ///     at the stanza level is where reading resumes (never at `offset` itself).
+    ///     `offset` skips only text and stray end tags (input that starts in the
+    ///     middle of a stanza).
+    init(from offset: Int, damageOffset: Int, inStream: Bool) {
+        keepFrom = offset
+        origin = offset
+        self.damageOffset = max(damageOffset, offset)
+        self.inStream = inStream
+    }
+
+    /// A token whose end had not arrived: where to go on looking for it.
+    private var searchHint: (token: Int, needle: String, from: Int)?
+    private var tagInProgress: TagScan?
+
+    /// Scans `bytes` (whose first byte is at absolute offset `base`) from ``keepFrom``.
+    /// `atEnd`: no more input will come, so an unfinished token is text.
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, atEnd: Bool) -> Outcome {
+        let end = base + bytes.count
+        var p = keepFrom
+        @inline(__always) func at(_ offset: Int) -> UInt8 { bytes[offset - base] }
+        /// Finds `needle` from `start` (or from where the last call stopped looking).
+        func find(_ needle: StaticString, from start: Int, token: Int) -> Int? {
+            let count = needle.utf8CodeUnitCount
+            var index = start
+            if let hint = searchHint, hint.token == token, hint.needle == needle.description { index = max(index, hint.from) }
+            let found: Int? = needle.withUTF8Buffer { n in
+                while index + count <= end {
+                    var matches = true
+                    for k in 0..<count where at(index + k) != n[k] { matches = false; break }
+                    if matches { return index }
+                    index += 1
+                }
+                return nil
+            }
+            searchHint = found == nil ? (token, needle.description, index) : nil
+            return found
+        }
+        func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool? {
+            let count = prefix.utf8CodeUnitCount
+            let have = min(count, end - offset)
+            let matches = prefix.withUTF8Buffer { n in (0..<have).allSatisfy { at(offset + $0) == n[$0] } }
+            if !matches { return false }
+            return have == count ? true : nil   // nil: cannot tell yet
+        }
+        func needMore(at token: Int) -> Outcome {
+            keepFrom = atEnd ? end : token
+            return .needMore
+        }
+        while true {
+            // Text (and whatever is not a tag) up to the next '<'.
+            while p < end && at(p) != UInt8(ascii: "<") { p += 1 }
+            keepFrom = p
+            if p + 1 >= end { return needMore(at: p) }
+            let next = at(p + 1)
+            if next == UInt8(ascii: "!") {
+                let isComment = hasPrefix("<!--", at: p), isCDATA = hasPrefix("<![CDATA[", at: p)
+                if isComment == nil || isCDATA == nil { return needMore(at: p) }
+                let close: Int?
+                if isComment == true { close = find("-->", from: p + 4, token: p).map { $0 + 3 } }
+                else if isCDATA == true { close = find("]]>", from: p + 9, token: p).map { $0 + 3 } }
+                else if hasPrefix("<!DOCTYPE", at: p) == true, let bracket = find("[", from: p + 2, token: p),
+                        find(">", from: p + 2, token: p).map({ bracket < $0 }) ?? true {
+                    close = find("]>", from: bracket, token: p).map { $0 + 2 }   // an internal subset
+                } else { close = find(">", from: p + 2, token: p).map { $0 + 1 } }
+                guard let close else { return needMore(at: p) }
+                p = close
+            } else if next == UInt8(ascii: "?") {
+                guard let isDeclaration = hasPrefix("<?xml", at: p), p + 5 < end || atEnd else { return needMore(at: p) }
+                if isDeclaration && p + 5 < end && (isXMLSpace(at(p + 5)) || at(p + 5) == UInt8(ascii: "?")) {
+                    if p >= damageOffset && p > origin { return .resume(offset: p, inStream: false) }
+                }
+                guard let close = find("?>", from: p + 2, token: p) else { return needMore(at: p) }
+                p = close + 2
+            } else if next == UInt8(ascii: "/") {
+                guard var close = find(">", from: p + 2, token: p) else { return needMore(at: p) }
+                // An end tag cut off before its '>' ends at the next '<'.
+                var after = close + 1
+                if let cut = (p + 2..<close).first(where: { at($0) == UInt8(ascii: "<") }) { close = cut; after = cut }
+                var nameEnd = p + 2
+                while nameEnd < close && isNameByte(at(nameEnd)) { nameEnd += 1 }
+                let name = Array(bytes[(p + 2 - base)..<(nameEnd - base)])
+                p = after
+                if open.isEmpty {
+                    // </stream:stream>: what follows is outside the stream.
+                    if localName(name) == Array("stream".utf8) {
+                        return .resume(offset: p, inStream: false)
+                    }
+                    continue   // a stray end tag
+                }
+                if overflow > 0 {
+                    overflow -= 1
+                } else if let index = open.lastIndex(where: { $0.name == name }) {
+                    foreignCount -= open[index...].filter(\.foreign).count
+                    open.removeSubrange(index...)
+                    if open.isEmpty { return .resume(offset: p, inStream: inStream) }
+                }
+            } else if isNameStartByte(next) {
+                var scan = tagInProgress?.start == p ? tagInProgress! : TagScan(start: p)
+                guard let tag = scan.read(bytes, base: base, atEnd: atEnd) else {
+                    tagInProgress = scan
+                    return needMore(at: p)
+                }
+                tagInProgress = nil
+                if tag.isStreamHeader {
+                    if p >= damageOffset && p > origin { return .resume(offset: p, inStream: false) }
+                    // The damaged element is itself a stream header: what follows are top-level elements.
+                    inStream = false
+                    p = tag.end
+                    continue
+                }
+                if open.isEmpty {
+                    if (p >= damageOffset && p > origin) || rootOffset != nil { return .resume(offset: p, inStream: inStream) }
+                    rootOffset = p
+                    rootColumn = column(of: p, in: bytes, base: base)
+                    rootName = tag.name
+                    if tag.isEmpty || tag.isCut { return .resume(offset: tag.end, inStream: inStream) }
+                    open.append((tag.name, false))
+                } else {
+                    if let indent = indentation(of: p, in: bytes, base: base), indent <= rootColumn,
+                       tag.name == rootName || Self.stanzaNames.contains(localName(tag.name))
+                        || !lineBeforeEndsWithTag(p - indent, in: bytes, base: base) {
+                        return .resume(offset: p, inStream: inStream)   // the damaged stanza was cut off
+                    }
+                    if !tag.isEmpty && !tag.isCut && open.count >= StanzaReader.maximumDepth {
+                        overflow += 1
+                    } else if !tag.isEmpty && !tag.isCut {
+                        open.append((tag.name, tag.isForeign))
+                        if tag.isForeign { foreignCount += 1 }
+                    }
+                }
+                p = tag.end
+            } else {
+                p += 1   // a '<' in text
+            }
+        }
+    }
+
+    private struct StartTag {
+        var name: [UInt8]
+        var end: Int          // just after '>', or at the '<' that cut the tag
+        var isEmpty: Bool     // <a/>
+        var isCut: Bool       // interrupted by a '<' outside quotes
+        var isForeign: Bool   // a prefix or an xmlns= declaration
+        var isStreamHeader: Bool
+    }
+
+    /// A start tag being read, which may arrive in several pieces (a value of
+    /// megabytes is read once, not again with each piece).
+    private struct TagScan {
+        let start: Int
+        var index: Int
+        var nameEnd: Int?
+        var name: [UInt8] = []
+        var quote: UInt8 = 0
+        var declaresDefault = false
+        var mentionsStreams = false
+        var previous: UInt8 = 0
+
+        init(start: Int) {
+            self.start = start
+            index = start + 1
+        }
+
+        /// The tag, or `nil` when its end has not arrived yet.
+        mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, atEnd: Bool) -> StartTag? {
+            let end = base + bytes.count
+            @inline(__always) func at(_ offset: Int) -> UInt8 { bytes[offset - base] }
+            func matches(_ needle: [UInt8], at offset: Int) -> Bool {
+                guard offset + needle.count <= end else { return false }
+                for k in 0..<needle.count where at(offset + k) != needle[k] { return false }
+                return true
+            }
+            if nameEnd == nil {
+                while index < end && isNameByte(at(index)) { index += 1 }
+                if index == end && !atEnd { return nil }
+                nameEnd = index
+                name = Array(bytes[(start + 1 - base)..<(index - base)])
+            }
+            func cut(at offset: Int) -> StartTag {
+                StartTag(name: name, end: offset, isEmpty: false, isCut: true, isForeign: false, isStreamHeader: false)
+            }
+            while index < end {
+                let byte = at(index)
+                if quote != 0 {
+                    if byte == quote { quote = 0 }
+                    else if byte == 0x0A {
+                        // A value that runs over a line end into a start tag: the tag was cut.
+                        var look = index + 1
+                        while look < end && isXMLSpace(at(look)) { look += 1 }
+                        if look + 1 >= end && !atEnd { return nil }   // cannot tell yet: look again with more
+                        if look + 1 < end && at(look) == UInt8(ascii: "<") && isNameStartByte(at(look + 1)) {
+                            return cut(at: look)
+                        }
+                    } else if byte == UInt8(ascii: "h") && matches(Resynchronizer.streamsNamespace, at: index) {
+                        mentionsStreams = true
+                    }
+                } else if byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    let isStream = localName(name) == Array("stream".utf8) && mentionsStreams
+                    return StartTag(name: name, end: index + 1, isEmpty: previous == UInt8(ascii: "/"), isCut: false,
+                                    isForeign: declaresDefault || name.contains(UInt8(ascii: ":")), isStreamHeader: isStream)
+                } else if byte == UInt8(ascii: "<") {
+                    return cut(at: index)
+                } else if byte == UInt8(ascii: "x") && matches(Resynchronizer.xmlnsAttribute, at: index)
+                            && index + 5 < end && (at(index + 5) == UInt8(ascii: "=") || isXMLSpace(at(index + 5))) {
+                    declaresDefault = true
+                }
+                previous = byte
+                index += 1
+            }
+            return atEnd ? cut(at: end) : nil
+        }
+    }
+
+    static let streamsNamespace = Array("http://etherx.jabber.org/streams".utf8)
+    static let xmlnsAttribute = Array("xmlns".utf8)
+}
+
+/// How far `offset` is from the start of its line, when only spaces and tabs
+/// precede it there (`nil`: something else is before it on its line).
+func indentation(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Int? {
+    var index = offset - 1
+    while index >= base {
+        let byte = bytes[index - base]
+        if byte == 0x0A { return offset - index - 1 }
+        if byte != 0x20 && byte != 0x09 && byte != 0x0D { return nil }
+        index -= 1
+    }
+    return base == 0 ? offset : nil
+}
+
+/// Whether the last non-blank byte before the line that starts at `lineStart` is a
+/// '>' (a line cut off in the middle of text or of a tag does not end so).
+func lineBeforeEndsWithTag(_ lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Bool {
+    var index = lineStart - 1
+    while index >= base && isXMLSpace(bytes[index - base]) { index -= 1 }
+    return index < base || bytes[index - base] == UInt8(ascii: ">")
+}
+
+/// How far `offset` is from the start of its line, in bytes (as far as they are known).
+func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Int {
+    var index = offset - 1
+    while index >= base && bytes[index - base] != 0x0A { index -= 1 }
+    return offset - index - 1
+}
+
+/// The part of a qualified name after its prefix.
+func localName(_ name: [UInt8]) -> [UInt8] {
+    guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
+    return Array(name[(colon + 1)...])
+}
+
+/// Bytes that can start an XML name (any non-ASCII byte may: UTF-8 of a name character).
+@inline(__always)
+func isNameStartByte(_ byte: UInt8) -> Bool {
+    (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+        || byte == UInt8(ascii: ":") || byte >= 0x80
+}
+
+@inline(__always)
+func isNameByte(_ byte: UInt8) -> Bool {
+    isNameStartByte(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+}

@@ -1,0 +1,342 @@
+import CLibXML2
+
+/// Driving libxml2: which bytes go to which parser, where documents start and
+/// end, and how a place in the input is told as a line and a column.
+extension StanzaReader {
+    /// How many stanzas of a stream one parser reads before a new one takes over
+    /// (with the stream's namespaces): libxml2 keeps every distinct name in a
+    /// dictionary until its document ends, so without this the time and memory
+    /// per stanza would grow with the stanzas before it.
+    static let restartInterval = 1000
+
+    /// The most bytes handed to libxml2 at once: the stanzas a piece completes
+    /// wait in the outbox until it is parsed, and fewer of them alive at once
+    /// keep malloc on its fast path.
+    static let maximumPiece = 1 << 12
+
+    /// Decompressed input: kept, then parsed.
+    func feedDecoded(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        guard !isStopped, !ignoringRest, failure == nil, !bytes.isEmpty else { return }
+        retained.append(contentsOf: bytes)
+        inputLength += bytes.count
+        try pump()
+    }
+
+    /// Parses (or skips) everything fed so far, handing out what it completes.
+    func pump() throws {
+        while !isStopped && failure == nil && !ignoringRest {
+            if resynchronizer != nil {
+                if resynchronize() { continue }
+                break
+            }
+            if cursor >= inputLength { break }
+            if context == nil {
+                if beginDocument() { continue }
+                break
+            }
+            parsePiece()
+            try afterParse()
+        }
+        trim(upTo: resynchronizer?.keepFrom ?? min(stanzaLevel.offset, cursor))
+        try deliver()
+        if let failure { throw failure }
+    }
+
+    /// Hands libxml2 the next piece of the input. A new document gets small
+    /// pieces, growing: libxml2 copies what it is given, and a run of tiny
+    /// top-level elements must not copy the rest of the input for each one.
+    private func parsePiece() {
+        let start = cursor
+        let count = min(inputLength - start, pieceSize)
+        pieceSize = min(pieceSize * 2, Self.maximumPiece)
+        cursor = start + count
+        retained.withUnsafeBufferPointer { all in
+            let chunk = UnsafeRawPointer(all.baseAddress! + (start - retainedBase))
+            _ = xmlParseChunk(context, chunk.assumingMemoryBound(to: CChar.self), Int32(count), 0)
+        }
+    }
+
+    /// Acts on what the callbacks found: damage, or the end of a document.
+    func afterParse() throws {
+        if let damage = pendingDamage {
+            pendingDamage = nil
+            handle(damage)
+        } else if let reset = resetOffset {
+            let header = restartsStream ? streamHeader : nil
+            freeContext()
+            cursor = reset
+            if let header { startDocument(at: reset, header: header) }
+        }
+        try deliver()
+    }
+
+    /// Starts a document at the next non-blank byte, or skips what cannot start
+    /// one. Returns false when more input is needed.
+    private func beginDocument() -> Bool {
+        if sniffing {
+            guard sniff() else { return false }
+            if ignoringRest || failure != nil { return false }
+        }
+        var first = cursor
+        retained.withUnsafeBufferPointer { all in
+            while first < inputLength && isXMLSpace(all[first - retainedBase]) { first += 1 }
+        }
+        if first > cursor {
+            stanzaLevel = position(of: first)
+            cursor = first
+        }
+        if first == inputLength { return false }
+        guard first + 1 < inputLength || endOfInput else { return false }
+        let lead = retained[first - retainedBase]
+        let next: UInt8? = first + 1 < inputLength ? retained[first + 1 - retainedBase] : nil
+        // A '<' starts a document, even a malformed one (libxml2 then says what is wrong with it).
+        if lead == UInt8(ascii: "<"), let next, next != UInt8(ascii: "/") {
+            if next == UInt8(ascii: "?") && startsWith("<?xml", at: first) { leaveStartPhase() }
+            startDocument(at: first, header: nil)
+            return true
+        }
+        skipJunk(at: first, endTag: lead == UInt8(ascii: "<") && next == UInt8(ascii: "/"))
+        return true
+    }
+
+    /// Text or an end tag where a top-level element could start.
+    private func skipJunk(at offset: Int, endTag: Bool) {
+        let place = position(of: offset)
+        resynchronizer = Resynchronizer(from: offset, damageOffset: offset, inStream: false)
+        interruptedStreamHeader = nil
+        if startPhase && (endTag || !sawDocument) {
+            // Input that starts in the middle of a stanza, and nothing is wrong: an
+            // end tag shows that the elements read so far were children of a stanza
+            // whose start was not read.
+            if endTag { tentative.removeAll() }
+            if leadingText == nil && !endTag && !sawDocument {
+                leadingText = place
+                leadingTextMessage = notXMLMessage(at: offset)
+            }
+            return
+        }
+        leaveStartPhase()
+        let message: String
+        if !sawDocument && !endTag {
+            message = notXMLMessage(at: offset)
+        } else if endTag {
+            message = "end tag </\(quotedName(at: offset + 2))> where no element is open"
+        } else {
+            message = "text outside any stanza: '\(quotedText(at: offset))'"
+        }
+        let damage = StanzaDamage(line: place.line, column: place.column, message: message,
+                                  skippedFrom: place, resumedAt: nil)
+        if !recovers {
+            failure = damage.error
+            resynchronizer = nil
+            return
+        }
+        skippedDamage = damage
+    }
+
+    /// Starts a parser at `offset`. `header`: a stream's start tag, parsed first
+    /// so that its namespaces are in scope (a stream continued with a new parser).
+    func startDocument(at offset: Int, header: [UInt8]?) {
+        if offset != stanzaLevel.offset { stanzaLevel = position(of: offset) }
+        trim(upTo: offset)
+        cursor = offset
+        let headerLength = header?.count ?? 0
+        let headerColumns = header?.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } ?? 0
+        documentStart = offset - headerLength
+        documentOrigin = (stanzaLevel.line, stanzaLevel.column - headerColumns)
+        documentDepth = 0
+        rootStarted = false
+        inStream = false
+        streamScope = []
+        streamHeader = nil
+        resetOffset = nil
+        restartsStream = false
+        stanzasInDocument = 0
+        finishing = false
+        pieceSize = 256
+        stanzaLocalName = nil
+        sawDocument = true
+        if header == nil { declaredEncoding = encodingDeclaration(at: offset) }
+        // A new parser has a new dictionary: its pointers may be reused for other names.
+        for slot in nameKeys.indices { nameKeys[slot] = nil }
+        var sax = Self.saxHandler
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        context = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil)
+        guard let context else { return }
+        // NOENT only makes libxml2 hand over attribute values with the
+        // predefined entities decoded: custom entities need a DTD, which is
+        // refused before its first declaration. NONET: never touch the network.
+        // No XML_PARSE_HUGE: keep libxml2's limits on depth and sizes.
+        // IGNORE_ENC and UTF-8: XMPP is UTF-8 only (RFC 6120), and libxml2's
+        // converters for other declared encodings print to stderr on bad bytes.
+        _ = xmlCtxtUseOptions(context, Int32(XML_PARSE_NOENT.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_IGNORE_ENC.rawValue))
+        _ = xmlSwitchEncoding(context, XML_CHAR_ENCODING_UTF8)
+        streamLocalName = UnsafePointer(xmlDictLookup(context.pointee.dict, "stream", -1))
+        streamsNamespace = UnsafePointer(xmlDictLookup(context.pointee.dict, "http://etherx.jabber.org/streams", -1))
+        messageName = UnsafePointer(xmlDictLookup(context.pointee.dict, "message", -1))
+        presenceName = UnsafePointer(xmlDictLookup(context.pointee.dict, "presence", -1))
+        iqName = UnsafePointer(xmlDictLookup(context.pointee.dict, "iq", -1))
+        if let header {
+            header.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { _ = xmlParseChunk(context, $0.baseAddress, Int32($0.count), 0) }
+            }
+        }
+    }
+
+    func freeContext() {
+        if let context {
+            xmlFreeParserCtxt(context)
+            self.context = nil
+        }
+        open.removeAll()
+        skipped = 0
+        textLength = 0
+        pendingText.removeAll(keepingCapacity: true)
+        resetOffset = nil
+        inStream = false
+    }
+
+    /// Ends the input for the current document: a stream may end unclosed
+    /// between stanzas; anything else open is a cut-off stanza.
+    func terminateDocument() {
+        guard let context else { return }
+        let consumed = documentStart + Int(xmlByteConsumed(context))
+        let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
+        if restIsBlank && ((inStream && open.isEmpty && skipped == 0) || !rootStarted) {
+            freeContext()
+            return
+        }
+        finishing = true
+        endOfInputPosition = endPosition()   // before libxml2 halts and forgets where it was
+        _ = xmlParseChunk(context, nil, 0, 1)
+        if pendingDamage == nil && resetOffset == nil {
+            pendingDamage = cutOffDamage(offset: inputLength)
+        }
+    }
+
+    /// Reads what is left once the input has ended.
+    func finishInput() throws {
+        try finishRaw()
+        endOfInput = true
+        while !isStopped && failure == nil && !ignoringRest {
+            try pump()
+            guard context != nil, !isStopped, failure == nil else { break }
+            terminateDocument()
+            try afterParse()
+        }
+        if failure == nil && !isStopped {
+            leaveStartPhase()
+            if let place = leadingText, !sawDocument && stanzaCount == 0 && outbox.isEmpty {
+                report(StanzaDamage(line: place.line, column: place.column, message: leadingTextMessage,
+                                    skippedFrom: place, resumedAt: nil))
+            }
+        }
+        try deliver()
+    }
+
+    /// Input that is all there will be in the start phase is read as it is.
+    func leaveStartPhase() {
+        guard startPhase else { return }
+        startPhase = false
+        outbox.append(contentsOf: tentative.map { .stanza($0) })
+        tentative.removeAll()
+    }
+
+    // MARK: - Bytes kept
+
+    /// Forgets retained bytes before `offset`.
+    func trim(upTo offset: Int) {
+        let count = offset - retainedBase
+        guard count > 0 else { return }
+        // Trimming copies the rest: only when it is small beside what goes, so
+        // that a large input fed at once is not copied again and again.
+        if count < retained.count && (count < 1 << 12 || count < retained.count - count) { return }
+        let removed = min(count, retained.count)
+        retained.removeFirst(removed)
+        retainedBase += removed
+    }
+
+    func startsWith(_ text: StaticString, at offset: Int) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard offset - retainedBase + count <= retained.count else { return false }
+        return text.withUTF8Buffer { needle in
+            (0..<count).allSatisfy { retained[offset - retainedBase + $0] == needle[$0] }
+        }
+    }
+
+    /// The offset of the first start tag at or after `offset` (skipping text,
+    /// comments and processing instructions), if it has been read.
+    func firstTagOffset(from offset: Int) -> Int? {
+        var index = max(offset, retainedBase) - retainedBase
+        while index + 1 < retained.count {
+            if retained[index] == UInt8(ascii: "<") && isNameStartByte(retained[index + 1]) { return index + retainedBase }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The offset of the last '<' before `offset`: where the start tag libxml2
+    /// has just read begins (a well-formed tag holds no other '<').
+    func tagStart(before offset: Int) -> Int {
+        var index = min(offset, inputLength) - 1 - retainedBase
+        while index > 0 && retained[index] != UInt8(ascii: "<") { index -= 1 }
+        return max(index, 0) + retainedBase
+    }
+
+    // MARK: - Positions
+
+    private func advance(_ origin: (line: Int, column: Int), over bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
+        var (line, column) = origin
+        for byte in bytes {
+            if byte == 0x0A { line += 1; column = 1 }
+            else if byte & 0xC0 != 0x80 { column += 1 }   // count characters, not UTF-8 continuation bytes
+        }
+        return (line, column)
+    }
+
+    /// The line and column of an offset at or after ``stanzaLevel``, counted on
+    /// over the bytes in between.
+    func position(of offset: Int) -> InputPosition {
+        let from = stanzaLevel.offset - retainedBase, to = offset - retainedBase
+        guard from >= 0, from <= to, to <= retained.count else {
+            return InputPosition(offset: offset, line: stanzaLevel.line, column: stanzaLevel.column)
+        }
+        let (line, column) = advance((stanzaLevel.line, stanzaLevel.column), over: retained[from..<to])
+        return InputPosition(offset: offset, line: line, column: column)
+    }
+
+    /// The end of the input: libxml2's position where it stopped parsing,
+    /// counted on over the bytes it has not consumed (they are all retained).
+    func endPosition() -> (line: Int, column: Int) {
+        guard let context else { let end = position(of: inputLength); return (end.line, end.column) }
+        let consumed = documentStart + Int(xmlByteConsumed(context)) - retainedBase
+        guard consumed >= 0, consumed <= retained.count else { return currentPosition() }
+        return advance(currentPosition(), over: retained[consumed...])
+    }
+
+    /// Where libxml2 is in the current document, in input coordinates.
+    func currentPosition() -> (line: Int, column: Int) {
+        guard let context else { let end = position(of: inputLength); return (end.line, end.column) }
+        return inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
+    }
+
+    /// Turns a position libxml2 reports in the current document into one in the whole input.
+    func inputPosition(line: Int, column: Int) -> (line: Int, column: Int) {
+        if line <= 1 { return (documentOrigin.line, documentOrigin.column + max(column, 1) - 1) }
+        return (documentOrigin.line + line - 1, max(column, 1))
+    }
+
+    /// Where libxml2 has read to, as an input offset.
+    func consumedOffset() -> Int {
+        guard let context else { return cursor }
+        return documentStart + Int(xmlByteConsumed(context))
+    }
+
+    /// Marks the place libxml2 has just read to as between stanzas.
+    func markStanzaLevel() {
+        let offset = consumedOffset()
+        guard offset > stanzaLevel.offset else { return }
+        let place = currentPosition()
+        stanzaLevel = InputPosition(offset: offset, line: place.line, column: place.column)
+    }
+}

@@ -1,0 +1,304 @@
+import CLibXML2
+
+/// The SAX2 callbacks: building each stanza's tree, and noticing where a
+/// stanza or a stream starts and ends. They only record; stanzas and damage
+/// are handed out once xmlParseChunk has returned (StanzaReader.deliver).
+extension StanzaReader {
+    /// The string for a name libxml2 interned in its dictionary: equal names
+    /// come as the same pointer, so a small direct-mapped cache keyed by the
+    /// pointer spares building (and validating) the same String per element.
+    @inline(__always)
+    func name(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        let key = UnsafeRawPointer(pointer)
+        let slot = (Int(bitPattern: key) >> 4) & (Self.nameSlots - 1)
+        if nameKeys[slot] == key { return nameValues[slot] }
+        let string = String(cString: pointer)
+        nameKeys[slot] = key
+        nameValues[slot] = string
+        return string
+    }
+
+    func flushText() {
+        guard !pendingText.isEmpty, let top = open.last else { return }
+        top.appendText(String(decoding: pendingText, as: UTF8.self))
+        pendingText.removeAll(keepingCapacity: true)
+    }
+
+    func startElement(
+        _ localNamePointer: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+        _ namespaceCount: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+        _ attributeCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard pendingDamage == nil, resetOffset == nil else { return }
+        let depth = documentDepth
+        documentDepth += 1
+        textLength = 0
+        if documentDepth > Self.maximumDepth {
+            damageHere("elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
+            return
+        }
+        let stanzaDepth = inStream ? 1 : 0
+        // A stream header where a stanza could start, or inside one: a new stream.
+        if depth > 0 && localNamePointer == streamLocalName && uri == streamsNamespace {
+            interrupted(at: tagStart(before: consumedOffset()), by: "a new stream",
+                        reconnect: depth == stanzaDepth && open.isEmpty && skipped == 0)
+            return
+        }
+        let level = depth - stanzaDepth   // 0: the stanza's root
+        if level > 0, stanzaLocalName != nil {
+            let sameNamespace = uri == stanzaNamespace
+            if sameNamespace && sameNamespaceDepth == level && isStanzaName(localNamePointer) {
+                let start = tagStart(before: consumedOffset())
+                if startsNewStanza(at: start) {
+                    interrupted(at: start, by: "a new <\(name(prefix).map { $0 + ":" } ?? "")\(name(localNamePointer) ?? "")>", reconnect: false)
+                    return
+                }
+            }
+            if sameNamespace && sameNamespaceDepth == level { sameNamespaceDepth = level + 1 }
+        }
+        if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
+            skipped += 1
+            return
+        }
+        let localName = name(localNamePointer) ?? ""
+        var declarations: [NamespaceDeclaration] = []
+        if namespaceCount > 0, let namespaces {
+            declarations.reserveCapacity(Int(namespaceCount))
+            for index in 0..<Int(namespaceCount) {
+                declarations.append(NamespaceDeclaration(
+                    prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
+            }
+        }
+        let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
+        if depth == 0 {
+            rootStarted = true
+            if localNamePointer == streamLocalName && uri == streamsNamespace {
+                beginStream(prefix: name(prefix), declarations: declarations)
+                return
+            }
+            if startPhase && isStanzaName(localName) { leaveStartPhase() }
+        }
+        if level == 0 {
+            // Stanzas never contain a stanza of their own name but inside a payload
+            // of another namespace: a second one means the first was cut off.
+            if isStanzaName(localNamePointer) && isStanzaNamespace(name(uri) ?? "") {
+                stanzaLocalName = localNamePointer
+                stanzaNamespace = uri
+            } else {
+                stanzaLocalName = nil
+            }
+            sameNamespaceDepth = 1
+        }
+        var attributeList: [Attribute] = []
+        if attributeCount > 0, let attributes {
+            attributeList.reserveCapacity(Int(attributeCount))
+            for index in 0..<Int(attributeCount) {
+                let base = 5 * index
+                let start = attributes[base + 3]!, end = attributes[base + 4]!
+                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+                attributeList.append(Attribute(
+                    name: name(attributes[base]) ?? "", prefix: name(attributes[base + 1]),
+                    namespace: name(attributes[base + 2]) ?? "", value: value))
+            }
+        }
+        let element = Element(
+            name: localName, namespace: namespace, prefix: name(prefix),
+            attributes: attributeList, namespaceDeclarations: declarations)
+        if let parent = open.last {
+            flushText()
+            parent.append(element)
+        } else if inStream {
+            element.inheritedDeclarations = streamScope
+        }
+        open.append(element)
+    }
+
+    /// The pointers libxml2's dictionary gives `message`, `presence` and `iq`.
+    @inline(__always)
+    func isStanzaName(_ pointer: UnsafePointer<xmlChar>?) -> Bool {
+        pointer == messageName || pointer == presenceName || pointer == iqName
+    }
+
+    /// Whether a stanza's start tag, in the open stanza's namespace with nothing
+    /// else between, is a new stanza (the open one was cut off): when it begins
+    /// a line and is not indented more than the open stanza's start tag.
+    /// (Resynchronizer explains the rule.)
+    private func startsNewStanza(at start: Int) -> Bool {
+        guard let root = firstTagOffset(from: stanzaLevel.offset), root < start else { return false }
+        return retained.withUnsafeBufferPointer { bytes in
+            guard let indent = indentation(of: start, in: bytes, base: retainedBase) else { return false }
+            return indent <= column(of: root, in: bytes, base: retainedBase)
+        }
+    }
+
+    /// The root of the document is a stream: its children are the stanzas.
+    private func beginStream(prefix: String?, declarations: [NamespaceDeclaration]) {
+        inStream = true
+        streamScope = declarations
+        leaveStartPhase()
+        // Written again for a parser that continues this stream.
+        var header = "<" + (prefix.map { $0 + ":" } ?? "") + "stream"
+        for declaration in declarations {
+            header += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "='" + escapedAttribute(declaration.uri) + "'"
+        }
+        header += ">"
+        streamHeader = Array(header.utf8)
+        // Between stanzas from just after the start tag's '>' (libxml2 calls back before reading it).
+        var end = consumedOffset()
+        if end >= retainedBase && end < inputLength && retained[end - retainedBase] == UInt8(ascii: ">") { end += 1 }
+        if end > stanzaLevel.offset { stanzaLevel = position(of: end) }
+    }
+
+    /// The namespace of an unprefixed element that has none: `-N`'s, unless a
+    /// default namespace declaration is in scope — which, as the element has
+    /// no namespace, can only be an explicit `xmlns=''` undeclaring it.
+    private func defaultNamespace(_ declarations: [NamespaceDeclaration]) -> String? {
+        guard let defaultNamespace else { return nil }
+        func declaresDefault(_ list: [NamespaceDeclaration]) -> Bool { list.contains { $0.prefix == nil } }
+        if declaresDefault(declarations) || open.contains(where: { declaresDefault($0.namespaceDeclarations) })
+            || (inStream && declaresDefault(streamScope)) {
+            return nil
+        }
+        return defaultNamespace
+    }
+
+    func endElement() {
+        guard pendingDamage == nil, resetOffset == nil else { return }
+        documentDepth -= 1
+        textLength = 0
+        let stanzaDepth = inStream ? 1 : 0
+        if stanzaLocalName != nil && sameNamespaceDepth > documentDepth - stanzaDepth {
+            sameNamespaceDepth = documentDepth - stanzaDepth
+        }
+        if skipped > 0 {
+            skipped -= 1
+            return
+        }
+        if let element = open.popLast() {
+            if !pendingText.isEmpty {
+                element.appendText(String(decoding: pendingText, as: UTF8.self))
+                pendingText.removeAll(keepingCapacity: true)
+            }
+            if open.isEmpty {
+                if startPhase && !inStream {
+                    tentative.append(element)
+                    if tentative.count >= Self.tentativeLimit { leaveStartPhase() }
+                } else {
+                    outbox.append(.stanza(element))
+                }
+                stanzaLocalName = nil
+                markStanzaLevel()
+                if inStream {
+                    stanzasInDocument += 1
+                    if stanzasInDocument >= Self.restartInterval, let context {
+                        resetOffset = stanzaLevel.offset
+                        restartsStream = true
+                        xmlStopParser(context)
+                        return
+                    }
+                }
+            }
+        }
+        if documentDepth == 0, let context {
+            // The document's root is closed: whatever follows belongs to the next one.
+            markStanzaLevel()
+            resetOffset = consumedOffset()
+            restartsStream = false
+            xmlStopParser(context)
+        }
+    }
+
+    /// How many top-level elements the start phase holds back at most.
+    static let tentativeLimit = 16
+
+    func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+        guard pendingDamage == nil, let bytes, count > 0 else { return }
+        // libxml2 hands text over in pieces and checks no total: apply its limit
+        // to each text node, built or not (the same input is well-formed whatever the query).
+        textLength += Int(count)
+        if textLength > Self.maximumTextLength {
+            damageHere("text longer than \(Self.maximumTextLength) bytes (libxml2's limit)")
+            pendingText.removeAll()
+            return
+        }
+        guard !open.isEmpty, skipped == 0 else { return }
+        pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
+    }
+
+    // MARK: - The SAX2 handler
+
+    nonisolated(unsafe) static let saxHandler: xmlSAXHandler = {
+        var sax = xmlSAXHandler()
+        xmlSAXVersion(&sax, 2)
+        // xmlSAXVersion installs libxml2's tree-building handlers, which take the
+        // parser context as their first argument; ours get the reader instead, so
+        // every one of them must go (getEntity read the reader as a context and
+        // crashed on an undeclared entity after a first stanza — found by fuzzing).
+        sax.getEntity = nil
+        sax.getParameterEntity = nil
+        sax.resolveEntity = nil
+        sax.entityDecl = nil
+        sax.notationDecl = nil
+        sax.attributeDecl = nil
+        sax.elementDecl = nil
+        sax.unparsedEntityDecl = nil
+        sax.setDocumentLocator = nil
+        sax.isStandalone = nil
+        sax.hasInternalSubset = nil
+        sax.hasExternalSubset = nil
+        sax.startDocument = nil
+        sax.endDocument = nil
+        sax.comment = nil
+        sax.processingInstruction = nil
+        sax.reference = nil
+        sax.warning = nil
+        sax.error = nil
+        sax.fatalError = nil
+        sax.startElement = nil
+        sax.endElement = nil
+        sax.internalSubset = { context, _, _, _ in reader(context).refuseDTD() }
+        sax.externalSubset = { context, _, _, _ in reader(context).refuseDTD() }
+        sax.startElementNs = { context, localName, prefix, uri, namespaceCount, namespaces, attributeCount, _, attributes in
+            reader(context).startElement(localName, prefix, uri, namespaceCount, namespaces, attributeCount, attributes)
+        }
+        sax.endElementNs = { context, _, _, _ in reader(context).endElement() }
+        sax.characters = { context, bytes, count in reader(context).characters(bytes, count) }
+        sax.ignorableWhitespace = sax.characters
+        sax.cdataBlock = sax.characters
+        sax.serror = { context, error in
+            if let error { reader(context).libxmlError(UnsafePointer(error)) }
+        }
+        return sax
+    }()
+}
+
+private func reader(_ context: UnsafeMutableRawPointer?) -> StanzaReader {
+    Unmanaged<StanzaReader>.fromOpaque(context!).takeUnretainedValue()
+}
+
+/// The stanzas of RFC 6120, which never contain themselves.
+@inline(__always)
+func isStanzaName(_ name: String) -> Bool {
+    name == "message" || name == "presence" || name == "iq"
+}
+
+/// The namespaces they are in (or none, in XEP examples read without `-N`).
+@inline(__always)
+func isStanzaNamespace(_ namespace: String) -> Bool {
+    namespace == "jabber:client" || namespace.isEmpty || namespace == "jabber:server" || namespace == "jabber:component:accept"
+}
+
+private func escapedAttribute(_ value: String) -> String {
+    var result = ""
+    for character in value {
+        switch character {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case "'": result += "&apos;"
+        case "\"": result += "&quot;"
+        default: result.append(character)
+        }
+    }
+    return result
+}

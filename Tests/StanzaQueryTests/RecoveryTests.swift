@@ -1,0 +1,156 @@
+import XCTest
+import Foundation
+import StanzaQuery
+
+/// StanzaReader with `.skipDamage`: what is skipped, what is read, and the damage values.
+final class RecoveryTests: XCTestCase {
+    private func read(_ bytes: [UInt8], chunk: Int = 1 << 16) throws -> (stanzas: [String], damages: [StanzaDamage]) {
+        var stanzas: [String] = []
+        var damages: [StanzaDamage] = []
+        let reader = StanzaReader(recovery: .skipDamage) { stanzas.append($0.xmlString()); return true }
+        reader.damageHandler = { damages.append($0); return true }
+        var start = 0
+        while start < bytes.count {
+            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
+            start += chunk
+        }
+        try reader.finish()
+        XCTAssertEqual(reader.stanzaCount, stanzas.count)
+        XCTAssertEqual(reader.damageCount, damages.count)
+        return (stanzas, damages)
+    }
+
+    func testDamageSaysWhatWasSkipped() throws {
+        let result = try read(Array("<a/>\n<b>x & y</b>\n<c/>".utf8))
+        XCTAssertEqual(result.stanzas, ["<a/>", "<c/>"])
+        XCTAssertEqual(result.damages, [StanzaDamage(
+            line: 2, column: 7, message: "xmlParseEntityRef: no name",
+            skippedFrom: InputPosition(offset: 5, line: 2, column: 1),
+            resumedAt: InputPosition(offset: 17, line: 2, column: 13))])
+        XCTAssertEqual("\(result.damages[0])", "2:7: xmlParseEntityRef: no name")
+        // Cut off at the end: nothing to resume at.
+        let cut = try read(Array("<a/>\n<b><c>".utf8))
+        XCTAssertEqual(cut.damages.map(\.description), ["2:1: <b> is not closed (the input ends at 2:7, inside <c>)"])
+        XCTAssertNil(cut.damages[0].resumedAt)
+    }
+
+    func testTheHandlerMayThrow() {
+        struct Stop: Error {}
+        var names: [String] = []
+        let reader = StanzaReader { stanza in
+            names.append(stanza.name)
+            if stanza.name == "b" { throw Stop() }
+            return true
+        }
+        XCTAssertThrowsError(try reader.feed(Array("<a/><b/><c/>".utf8))) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(names, ["a", "b"])
+        XCTAssertTrue(reader.isStopped)
+    }
+
+    func testByteOrderMarkSplitAcrossReadsGivesTheSameAnswer() throws {
+        // A stray 0xEF, then XML: the same answer whether it comes alone or not.
+        let bytes: [UInt8] = [0xEF] + Array("    <m id='1'/>".utf8)
+        let whole = try read(bytes)
+        let split = try read(bytes, chunk: 1)
+        XCTAssertEqual(whole.stanzas, split.stanzas)
+        XCTAssertEqual(whole.damages.map(\.description), split.damages.map(\.description))
+        XCTAssertEqual(whole.stanzas, ["<m id='1'/>"])
+        XCTAssertEqual(whole.damages, [])
+    }
+
+    func testTextLimitIsPerTextNodeWhateverTheDepthLimit() throws {
+        // Two text runs of 6 MB around a child: each is within the 10,000,000-byte limit.
+        let run = String(repeating: "x", count: 6_000_000)
+        let xml = Array("<m>\(run)<c/>\(run)</m>".utf8)
+        for limit in [nil, 0] as [Int?] {
+            var count = 0
+            let reader = StanzaReader { _ in count += 1; return true }
+            reader.depthLimit = limit
+            try reader.feed(xml)
+            try reader.finish()
+            XCTAssertEqual(count, 1)
+        }
+    }
+
+    func testManySmallTopLevelElementsFedAtOnce() throws {
+        // Each gets a parser of its own; none is handed (and copies) the rest of the input.
+        let xml = Array(String(repeating: "<a/>", count: 200_000).utf8)
+        var count = 0
+        let reader = StanzaReader { _ in count += 1; return true }
+        let started = Date()
+        try reader.feed(xml)
+        try reader.finish()
+        XCTAssertEqual(count, 200_000)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60, "hang guard")
+    }
+
+    /// Dozens of stanzas of the shared corpus damaged at random (seeded): every other
+    /// stanza is still read, in order, and every damage is reported.
+    func testRandomDamageOverTheCorpus() throws {
+        try ReaderTests.requireCorpus()
+        let corpus = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ReaderTests.corpusPath)))
+        let stanzas = try StanzaReader.stanzas(in: String(decoding: corpus, as: UTF8.self)).map { $0.xmlString() }
+        XCTAssertEqual(stanzas.count, ReaderTests.corpusStanzaCount)
+        var generator = SeededGenerator(seed: 2)
+        var damaged = Set<Int>()
+        while damaged.count < 60 { damaged.insert(Int.random(in: 0..<stanzas.count, using: &generator)) }
+        var input = "<?xml version='1.0'?>\n<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n"
+        var expected: [String] = []
+        var kinds: [String] = []
+        for (index, stanza) in stanzas.enumerated() {
+            guard damaged.contains(index) else {
+                input += stanza + "\n"
+                expected.append(stanza)
+                continue
+            }
+            let characters = Array(stanza)
+            let firstEnd = characters.firstIndex(of: ">")!
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0:   // a stray '&' in the start tag's last attribute value (as a client that does not escape writes it)
+                let valueEnd = characters[..<firstEnd].lastIndex(of: "'") ?? (firstEnd - (characters[firstEnd - 1] == "/" ? 1 : 0))
+                input += String(characters[..<valueEnd]) + (characters[valueEnd] == "'" ? "&" : " x='&'") + String(characters[valueEnd...]) + "\n"
+                kinds.append("ampersand")
+            case 1:   // cut (as logcat cuts), the next stanza on the next line; not just after a '>':
+                      // a cut between tags followed by an element that is not message, presence, iq
+                      // or of the same name looks like an unindented child (stanzaq(1), INPUT)
+                var cut = Int.random(in: 2..<characters.count, using: &generator)
+                while characters[cut - 1] == ">" { cut -= 1 }
+                input += String(characters[..<cut]) + "\n"
+                kinds.append("cut")
+            case 2:   // a '<' in the first attribute value, or a '<' in text
+                if let quote = characters.firstIndex(of: "'"), quote < firstEnd {
+                    input += String(characters[...quote]) + "<" + String(characters[(quote + 1)...]) + "\n"
+                } else {
+                    input += String(characters[...firstEnd]) + "a < b" + String(characters[(firstEnd + 1)...]) + "\n"
+                }
+                kinds.append("less-than")
+            default:  // a mismatched end tag
+                if let close = stanza.range(of: "</", options: .backwards) {
+                    input += stanza[..<close.lowerBound] + "</mismatched>\n"
+                } else {
+                    input += String(characters[..<(characters.count - 2)]) + "></mismatched>\n"
+                }
+                kinds.append("mismatch")
+            }
+        }
+        let result = try read(Array(input.utf8), chunk: 4093)
+        XCTAssertEqual(result.stanzas.count, expected.count, "kinds: \(kinds)")
+        if let first = zip(result.stanzas, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            XCTFail("stanza \(first) is \(result.stanzas[first].prefix(300)), expected \(expected[first].prefix(300))")
+        }
+        XCTAssertEqual(result.damages.count, damaged.count, result.damages.map(\.description).joined(separator: "\n"))
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that the damage is the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
