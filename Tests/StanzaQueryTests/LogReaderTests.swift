@@ -284,7 +284,7 @@ final class LogReaderTests: XCTestCase {
         XCTAssertEqual(stanzas.map { $0.element.attribute("id") }, ["c"])
         XCTAssertEqual(damage.map(\.description), [
             "1:62: xmlParseEntityRef: no name",
-            "2:63: unexpected end of input: <body> is not closed",
+            "2:34: <message> is not closed (the log record ends at 2:63, inside <body>)",
         ])
     }
 

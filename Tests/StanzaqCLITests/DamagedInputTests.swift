@@ -144,7 +144,11 @@ final class DamagedInputTests: CLITestCase {
         let binary = try InProcess.stanzaq(["/"], stdin: Data([0x89] + Array("PNG\r\n".utf8) + [0x1A, 0x0A, 0, 0]))
         XCTAssertEqual(binary.stderr, "(standard input):1:1: the input is binary data, not XML (byte 0x1A at offset 6)\n")
         XCTAssertEqual(binary.status, 2)
-        try assertStanzaq(["/"], stdin: "Jan 01 12:00:00 SEND: hello\nJan 01 12:00:01 RECV: bye\n", stdout: "",
+        // Text lines are read as a log (stanzaq(1), LOGS): text around stanzas is no error, and here there are none.
+        let text = "Jan 01 12:00:00 SEND: hello\nJan 01 12:00:01 RECV: bye\n"
+        try assertStanzaq(["/"], stdin: text, stdout: "", stderr: "", status: 1)
+        // Forced to XML, the same text is not XML, and says so.
+        try assertStanzaq(["--xml", "/"], stdin: text, stdout: "",
                           stderr: "(standard input):1:1: the input is not XML: it starts with text, as a log does ('Jan 01 12:00:00 SEND: hello')\n",
                           status: 2)
     }

@@ -166,14 +166,19 @@ final class LogChannel {
             try probe.feed(streamHeader + [0x0A] + bytes)
             try probe.finish()
         } catch StanzaReaderError.malformed(let line, let column, let message) {
-            let index = min(max(line - 2, 0), wholeRecordLines.count - 1)
-            let start = wholeRecordLines[index]
-            let where_ = line >= 2 && start.exact ? (start.line, start.column + column - 1) : (start.line, start.column)
+            // The probe's line 1 is the stream header; its line 2 is the record's first line.
+            func logPosition(line: Int, column: Int) -> (line: Int, column: Int) {
+                let start = wholeRecordLines[min(max(line - 2, 0), wholeRecordLines.count - 1)]
+                return line >= 2 && start.exact ? (start.line, start.column + column - 1) : (start.line, start.column)
+            }
+            let where_ = logPosition(line: line, column: column)
             var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
             if let at = words.firstIndex(of: "line"), at + 1 < words.count, let named = Int(words[at + 1]) {
                 words[at + 1] = String(wholeRecordLines[min(max(named - 2, 0), wholeRecordLines.count - 1)].line)
             }
-            return LogDamage(line: where_.0, column: where_.1, message: words.joined(separator: " "))
+            let said = mappingPositions(in: words.joined(separator: " "), logPosition)
+                .replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ")
+            return LogDamage(line: where_.line, column: where_.column, message: said)
         } catch {
             return nil
         }
@@ -198,7 +203,8 @@ final class LogChannel {
             try reader.feed(UnsafeRawBufferPointer(bytes))
         } catch StanzaReaderError.malformed(let line, let column, let message) {
             let place = logPosition(line: line, column: column)
-            report(LogDamage(line: place.line, column: place.column, message: mapLineNumbers(in: message)))
+            report(LogDamage(line: place.line, column: place.column,
+                             message: mappingPositions(in: mapLineNumbers(in: message), logPosition)))
             restart()
             return false
         } catch {
@@ -256,6 +262,21 @@ final class LogChannel {
         words[index + 1] = String(logPosition(line: line, column: Int.max).line)
         return words.joined(separator: " ")
     }
+}
+
+/// The reader's messages name places in its input ("… starts at 3:5", "the input
+/// ends at 2:30"): in the data fed to it, to be told in the log's lines and columns.
+func mappingPositions(in message: String, _ map: (_ line: Int, _ column: Int) -> (line: Int, column: Int)) -> String {
+    var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+    for index in words.indices.dropFirst() where words[index - 1] == "at" {
+        let word = words[index]
+        let trail = word.reversed().prefix(while: { !$0.isNumber }).count
+        let parts = word.dropLast(trail).split(separator: ":")
+        guard parts.count == 2, let line = Int(parts[0]), let column = Int(parts[1]) else { continue }
+        let place = map(line, column)
+        words[index] = "\(place.line):\(place.column)" + word.suffix(trail)
+    }
+    return words.joined(separator: " ")
 }
 
 /// A line break to feed between the lines of a record (never freed).

@@ -202,7 +202,7 @@ extension StanzaReader {
         guard let context else { return }
         let consumed = documentStart + Int(xmlByteConsumed(context))
         let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
-        if restIsBlank && ((inStream && open.isEmpty && skipped == 0) || !rootStarted) {
+        if (inStream && open.isEmpty && skipped == 0 && restIsBetweenStanzas(context)) || (restIsBlank && !rootStarted) {
             freeContext()
             return
         }

@@ -267,8 +267,16 @@ public final class StanzaReader {
     public var isBetweenStanzas: Bool {
         if isBetweenDocuments { return true }
         guard let context, inStream, open.isEmpty, skipped == 0 else { return false }
+        return restIsBetweenStanzas(context)
+    }
+
+    /// Whether the bytes libxml2 has not consumed yet, inside a stream between
+    /// stanzas, hold no part of a stanza: blanks, or text (which XMPP does not
+    /// put there, and which is skipped like the blanks; libxml2 holds it back
+    /// until it sees where it ends).
+    func restIsBetweenStanzas(_ context: xmlParserCtxtPtr) -> Bool {
         let consumed = documentStart + Int(xmlByteConsumed(context))
-        return retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
+        return !retained[max(0, consumed - retainedBase)...].contains(UInt8(ascii: "<"))
     }
 
     // MARK: - Handing out

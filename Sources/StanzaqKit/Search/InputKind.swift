@@ -21,7 +21,7 @@ public enum InputKind: Equatable, Sendable {
             || bytes.prefix(4096).contains(0) {
             return .xml
         }
-        guard bytes[index] == UInt8(ascii: "<") else { return .log(nil) }
+        guard bytes[index] == UInt8(ascii: "<") else { return fragmentOrLog(bytes[index...], atEnd: atEnd) }
         // A copy of Gajim's XML console starts with its comments.
         let rest = bytes[index...]
         for marker in ["<!-- Incoming ", "<!-- Outgoing "] {
@@ -29,6 +29,32 @@ public enum InputKind: Equatable, Sendable {
             if rest.count < marker.utf8.count && !atEnd && marker.utf8.starts(with: rest) { return nil }
         }
         return .xml
+    }
+
+    /// Input that starts with something other than `<`: a log, or XML that starts
+    /// in the middle of a stanza (`tail -f`, `tail -c`; stanzaq(1), INPUT). It is
+    /// such a fragment when its first line was cut inside a tag or inside text (the
+    /// first markup on it is a `>` or an end tag, where a log line shows a start
+    /// tag after its own text) and the next line that is not blank starts with `<`
+    /// (a log line starts with its own text: a time, a level, a name).
+    private static func fragmentOrLog(_ bytes: ArraySlice<UInt8>, atEnd: Bool) -> InputKind? {
+        guard let lineEnd = bytes.firstIndex(of: 0x0A) else {
+            return atEnd || bytes.count >= lookAhead ? .log(nil) : nil
+        }
+        guard let markup = bytes[..<lineEnd].firstIndex(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }),
+              bytes[markup] == UInt8(ascii: ">")
+                || (markup + 1 < lineEnd && bytes[markup + 1] == UInt8(ascii: "/")) else { return .log(nil) }
+        guard let next = bytes[(lineEnd + 1)...].firstIndex(where: { !isBlank($0) }) else {
+            return atEnd || bytes.count >= lookAhead ? .log(nil) : nil
+        }
+        return bytes[next] == UInt8(ascii: "<") ? .xml : .log(nil)
+    }
+
+    /// How far recognition looks for the lines that tell a fragment from a log.
+    private static let lookAhead = 1 << 16
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }
 
