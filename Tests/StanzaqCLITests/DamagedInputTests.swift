@@ -54,6 +54,17 @@ final class DamagedInputTests: CLITestCase {
         try assertStanzaq(["/$"], stdin: "<message id='1'><body>x</bdy><x xmlns='urn:x'/></message>\n<message id='2'/>\n",
                           stdout: "message\n",
                           stderr: "(standard input):1:30: Opening and ending tag mismatch: body line 1 and bdy\n", status: 2)
+        // The stanza's own end tag misspelt, last on its line: it ends the stanza, and the
+        // next top-level element (not a message, presence or iq) is no child of it.
+        let features = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n"
+            + "<stream:features><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/></stream:feature>\n"
+            + "<starttls xmlns='urn:ietf:params:xml:ns:xmpp-tls'/>\n<iq id='2'/>\n"
+        try assertStanzaq(["/$"], stdin: features, stdout: "starttls\niq\n",
+                          stderr: "(standard input):2:83: Opening and ending tag mismatch: features line 2 and feature\n",
+                          status: 2)
+        // Not last on its line, it is a stray tag inside the stanza.
+        try assertStanzaq(["/$"], stdin: "<message id='1'></x><body>b</body></message>\n<message id='2'/>\n", stdout: "message\n",
+                          stderr: "(standard input):1:21: Opening and ending tag mismatch: message line 1 and x\n", status: 2)
     }
 
     func testStanzaCutInsideAStartTag() throws {

@@ -21,7 +21,9 @@
 ///
 /// So the damaged stanza is skipped as a whole: the tokenizer follows quotes,
 /// comments and CDATA sections, pushes start tags and pops end tags (an end tag
-/// closes the innermost open element of its name, an unknown one is ignored),
+/// closes the innermost open element of its name; an unknown one is ignored,
+/// but where only the root is open and it ends its line it closes the root: it
+/// is the stanza's own end tag, misspelt),
 /// and reading resumes when the stanza's root is closed. Three signs end a
 /// stanza that is never closed (cut off, as logcat cuts at 4 KB): a stream
 /// header (`<?xml` or `<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>`);
@@ -172,6 +174,19 @@ struct Resynchronizer {
                     foreignCount -= open[index...].filter(\.foreign).count
                     open.removeSubrange(index...)
                     if open.isEmpty { return .resume(offset: p, inStream: inStream) }
+                } else if open.count == 1 {
+                    // An end tag of another name where only the root is open, last on its
+                    // line: the stanza's own end, misspelt (a mismatched end tag). Read as
+                    // a stray tag instead, it would leave the stanza open and make the
+                    // following stanzas its children.
+                    var look = p
+                    while look < end && (at(look) == 0x20 || at(look) == 0x09 || at(look) == 0x0D) { look += 1 }
+                    if look == end && !atEnd { return needMore(at: keepFrom) }   // read the tag again with more
+                    if look == end || at(look) == 0x0A {
+                        open.removeAll()
+                        foreignCount = 0
+                        return .resume(offset: p, inStream: inStream)
+                    }
                 }
             } else if isNameStartByte(next) {
                 var scan = tagInProgress?.start == p ? tagInProgress! : TagScan(start: p)
