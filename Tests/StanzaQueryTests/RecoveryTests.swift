@@ -91,12 +91,19 @@ final class RecoveryTests: XCTestCase {
         let corpus = try [UInt8](Data(contentsOf: URL(fileURLWithPath: ReaderTests.corpusPath)))
         let stanzas = try StanzaReader.stanzas(in: String(decoding: corpus, as: UTF8.self)).map { $0.xmlString() }
         XCTAssertEqual(stanzas.count, ReaderTests.corpusStanzaCount)
-        var generator = SeededGenerator(seed: 2)
+        for seed in UInt64(1)...12 {
+            try damageCorpus(stanzas, seed: seed)
+        }
+    }
+
+    private func damageCorpus(_ stanzas: [String], seed: UInt64) throws {
+        var generator = SeededGenerator(seed: seed)
         var damaged = Set<Int>()
         while damaged.count < 60 { damaged.insert(Int.random(in: 0..<stanzas.count, using: &generator)) }
         var input = "<?xml version='1.0'?>\n<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n"
         var expected: [String] = []
-        var kinds: [String] = []
+        /// What was done to each damaged stanza, and how many undamaged ones came before it.
+        var kinds: [(kind: String, before: Int, text: String)] = []
         for (index, stanza) in stanzas.enumerated() {
             guard damaged.contains(index) else {
                 input += stanza + "\n"
@@ -105,40 +112,49 @@ final class RecoveryTests: XCTestCase {
             }
             let characters = Array(stanza)
             let firstEnd = characters.firstIndex(of: ">")!
+            let kind: String, text: String
             switch Int.random(in: 0..<4, using: &generator) {
             case 0:   // a stray '&' in the start tag's last attribute value (as a client that does not escape writes it)
                 let valueEnd = characters[..<firstEnd].lastIndex(of: "'") ?? (firstEnd - (characters[firstEnd - 1] == "/" ? 1 : 0))
-                input += String(characters[..<valueEnd]) + (characters[valueEnd] == "'" ? "&" : " x='&'") + String(characters[valueEnd...]) + "\n"
-                kinds.append("ampersand")
-            case 1:   // cut (as logcat cuts), the next stanza on the next line; not just after a '>':
-                      // a cut between tags followed by an element that is not message, presence, iq
-                      // or of the same name looks like an unindented child (stanzaq(1), INPUT)
+                text = String(characters[..<valueEnd]) + (characters[valueEnd] == "'" ? "&" : " x='&'") + String(characters[valueEnd...])
+                kind = "ampersand"
+            case 1:   // cut (as logcat cuts), the next stanza on the next line; not just after a '>'
+                      // (and blanks): a cut between tags followed by an element that is not message,
+                      // presence, iq or of the same name looks like an unindented child, which the
+                      // resynchronisation cannot tell apart (stanzaq(1), INPUT)
                 var cut = Int.random(in: 2..<characters.count, using: &generator)
-                while characters[cut - 1] == ">" { cut -= 1 }
-                input += String(characters[..<cut]) + "\n"
-                kinds.append("cut")
+                while cut > 2 && (characters[cut - 1] == ">" || characters[cut - 1].isWhitespace) { cut -= 1 }
+                text = String(characters[..<cut])
+                kind = "cut"
             case 2:   // a '<' in the first attribute value, or a '<' in text
                 if let quote = characters.firstIndex(of: "'"), quote < firstEnd {
-                    input += String(characters[...quote]) + "<" + String(characters[(quote + 1)...]) + "\n"
+                    text = String(characters[...quote]) + "<" + String(characters[(quote + 1)...])
                 } else {
-                    input += String(characters[...firstEnd]) + "a < b" + String(characters[(firstEnd + 1)...]) + "\n"
+                    text = String(characters[...firstEnd]) + "a < b" + String(characters[(firstEnd + 1)...])
                 }
-                kinds.append("less-than")
+                kind = "less-than"
             default:  // a mismatched end tag
                 if let close = stanza.range(of: "</", options: .backwards) {
-                    input += stanza[..<close.lowerBound] + "</mismatched>\n"
+                    text = stanza[..<close.lowerBound] + "</mismatched>"
                 } else {
-                    input += String(characters[..<(characters.count - 2)]) + "></mismatched>\n"
+                    text = String(characters[..<(characters.count - 2)]) + "></mismatched>"
                 }
-                kinds.append("mismatch")
+                kind = "mismatch"
             }
+            input += text + "\n"
+            kinds.append((kind, expected.count, text))
         }
         let result = try read(Array(input.utf8), chunk: 4093)
-        XCTAssertEqual(result.stanzas.count, expected.count, "kinds: \(kinds)")
-        if let first = zip(result.stanzas, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            XCTFail("stanza \(first) is \(result.stanzas[first].prefix(300)), expected \(expected[first].prefix(300))")
+        func damageBefore(_ stanza: Int) -> String {
+            guard let last = kinds.last(where: { $0.before <= stanza }) else { return "none" }
+            return "\(last.kind): \(last.text.prefix(400))"
         }
-        XCTAssertEqual(result.damages.count, damaged.count, result.damages.map(\.description).joined(separator: "\n"))
+        if let first = zip(result.stanzas, expected).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            XCTFail("seed \(seed): stanza \(first) is \(result.stanzas[first].prefix(300)), expected \(expected[first].prefix(300)); after damage \(damageBefore(first))")
+        } else {
+            XCTAssertEqual(result.stanzas.count, expected.count, "seed \(seed)")
+        }
+        XCTAssertEqual(result.damages.count, damaged.count, "seed \(seed): " + result.damages.map(\.description).joined(separator: "\n"))
     }
 }
 
