@@ -274,6 +274,28 @@ final class LogReaderTests: XCTestCase {
         ])
     }
 
+    /// The reader's recovery, as in XML input (stanzaq(1), INPUT): complete stanzas after
+    /// the damage are read, in the same record and in the records of a socket-read format
+    /// that libxml2 reads on before it reports a stray '&' (it waits for a ';').
+    func testStanzasAfterDamageAreRead() {
+        let prosody = """
+            Nov 23 09:30:12 c2s1\tdebug\tRECV: <message id='a'><body>fish & chips</body></message><message id='b'/>
+            Nov 23 09:30:13 c2s1\tdebug\tRECV: <message id='c'/>
+            """
+        let (stanzas, damage) = LogReader.stanzas(in: prosody)
+        XCTAssertEqual(stanzas.map { "\($0.source.line) \($0.element.attribute("id") ?? "")" }, ["1 b", "2 c"])
+        XCTAssertEqual(damage.map(\.description), ["1:62: xmlParseEntityRef: no name"])
+        let smack = """
+            SENT (0): <message id='a'><body>fish & chips</body></message>
+            SENT (0): <message id='b'/>
+            SENT (0): <message id='c'><body>x &amp; y</body></message>
+            SENT (0): <message id='d'/>
+            """
+        let read = LogReader.stanzas(in: smack, format: .smack)
+        XCTAssertEqual(read.stanzas.map { "\($0.source.line) \($0.element.attribute("id") ?? "")" }, ["2 b", "3 c", "4 d"])
+        XCTAssertEqual(read.damage.map(\.description), ["1:39: xmlParseEntityRef: no name"])
+    }
+
     func testDamagedXMLIsReportedAndSkipped() {
         let log = """
             Nov 23 09:30:12 c2s1\tdebug\tRECV: <message id='a'><body>fish & chips</body></message>

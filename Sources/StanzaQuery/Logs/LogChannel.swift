@@ -63,7 +63,16 @@ final class LogChannel {
 
     /// A fresh reader inside the stream.
     private func restart() {
-        reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] element in self.stanzaEnded(element) }
+        // The reader's recovery skips a damaged stanza and reads on where a stanza can
+        // start, as in XML input (stanzaq(1), INPUT): complete stanzas that follow the
+        // damage in the same record, or in later records, are read.
+        reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
+            self.stanzaEnded(element)
+        }
+        reader.damageHandler = { [unowned self] damage in
+            self.readerDamaged(damage)
+            return !self.isStopped
+        }
         reader.depthLimit = depthLimit
         let header = streamHeader
         try? reader.feed(header)
@@ -75,17 +84,36 @@ final class LogChannel {
 
     // MARK: - Whole records
 
-    /// The data of the whole-stanza record being read, and where each of its lines starts in the log.
+    /// Whether a record of whole stanzas is being read (its end ends its stanzas).
     private var recordingWholeRecord = false
-    private var wholeRecord: [UInt8] = []
-    private var wholeRecordLines: [(line: Int, column: Int, exact: Bool)] = []
 
-    /// A record of whole stanzas starts: its data is kept, to tell what is wrong
-    /// with it if it ends inside a stanza.
+    /// A record of whole stanzas starts.
     func beginWholeRecord() {
         recordingWholeRecord = true
-        wholeRecord.removeAll(keepingCapacity: true)
-        wholeRecordLines.removeAll(keepingCapacity: true)
+    }
+
+    /// Damage the reader skipped: told in the log's lines and columns. The stanzas
+    /// read after it start where reading resumed.
+    private func readerDamaged(_ damage: StanzaDamage) {
+        let place = logPosition(line: damage.line, column: damage.column)
+        var message = mappingPositions(in: mapLineNumbers(in: damage.message), logPosition)
+        if endingRecord { message = message.replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ") }
+        report(LogDamage(line: place.line, column: place.column, message: message))
+        if let resumed = damage.resumedAt {
+            var source = current
+            source.line = logPosition(line: resumed.line, column: resumed.column).line
+            openStart = source
+            endedInFeed = 0
+        }
+    }
+
+    /// Ends a reader that is skipping damage: the damage is reported, and whatever
+    /// follows it in the data fed so far is read. Returns false if it was not skipping.
+    private func flushDamage() -> Bool {
+        guard reader.isSkippingDamage else { return false }
+        try? reader.finish()
+        restart()
+        return true
     }
 
     private func stanzaEnded(_ element: Element) -> Bool {
@@ -110,7 +138,7 @@ final class LogChannel {
             var first = start
             while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
             guard let skip = streamBoundary(bytes, at: first) else { break }
-            if !reader.isBetweenStanzas { cutOff("a new stream starts before the stanza ends") }
+            if !reader.isBetweenStanzas && !flushDamage() { cutOff("a new stream starts before the stanza ends") }
             if let declared = skip.namespace { namespace = declared.isEmpty ? nil : declared }
             restart()
             start = skip.end
@@ -120,11 +148,6 @@ final class LogChannel {
             return true
         }
         if start > 0 && exactColumns { currentColumn = column + characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) }
-        if recordingWholeRecord {
-            if newlineBefore && !wholeRecordLines.isEmpty { wholeRecord.append(0x0A) }
-            if newlineBefore || wholeRecordLines.isEmpty { wholeRecordLines.append((source.line, currentColumn, exactColumns)) }
-            wholeRecord.append(contentsOf: bytes[start...])
-        }
         let data = UnsafeBufferPointer(rebasing: bytes[start...])
         guard newlineBefore else {
             segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
@@ -148,46 +171,22 @@ final class LogChannel {
     func endWholeRecord() {
         defer { recordingWholeRecord = false }
         guard !reader.isBetweenStanzas else { return }
+        // The record's stanzas end with it: its end is the end of the reader's input.
         // libxml2 waits for more input before it reports some damage (an `&` with no
-        // `;`): read the record again on its own, to its end, to learn what is wrong.
-        if let damage = diagnoseWholeRecord() {
-            report(damage)
-            restart()
-        } else {
-            cutOff("the log record ends inside a stanza")
-        }
+        // `;`); told that the input ended, it reports it, and the stanzas after the
+        // damage in the record are read.
+        endingRecord = true
+        defer { endingRecord = false }
+        try? reader.finish()
+        restart()
     }
 
-    private func diagnoseWholeRecord() -> LogDamage? {
-        let bytes = wholeRecord
-        guard recordingWholeRecord, !wholeRecordLines.isEmpty else { return nil }
-        let probe = StanzaReader(defaultNamespace: defaultNamespace) { _ in true }
-        do {
-            try probe.feed(streamHeader + [0x0A] + bytes)
-            try probe.finish()
-        } catch StanzaReaderError.malformed(let line, let column, let message) {
-            // The probe's line 1 is the stream header; its line 2 is the record's first line.
-            func logPosition(line: Int, column: Int) -> (line: Int, column: Int) {
-                let start = wholeRecordLines[min(max(line - 2, 0), wholeRecordLines.count - 1)]
-                return line >= 2 && start.exact ? (start.line, start.column + column - 1) : (start.line, start.column)
-            }
-            let where_ = logPosition(line: line, column: column)
-            var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
-            if let at = words.firstIndex(of: "line"), at + 1 < words.count, let named = Int(words[at + 1]) {
-                words[at + 1] = String(wholeRecordLines[min(max(named - 2, 0), wholeRecordLines.count - 1)].line)
-            }
-            let said = mappingPositions(in: words.joined(separator: " "), logPosition)
-                .replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ")
-            return LogDamage(line: where_.line, column: where_.column, message: said)
-        } catch {
-            return nil
-        }
-        return nil
-    }
+    /// The reader is told that its input ends because the record ends.
+    private var endingRecord = false
 
     /// Declares the end of the log.
     func finish() {
-        if !reader.isBetweenStanzas { cutOff("unexpected end of log inside a stanza") }
+        if !reader.isBetweenStanzas && !flushDamage() { cutOff("unexpected end of log inside a stanza") }
     }
 
     private func cutOff(_ message: String) {

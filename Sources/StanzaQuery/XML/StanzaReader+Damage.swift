@@ -15,6 +15,9 @@ struct PendingDamage {
 /// What the reader does with damaged input: report it, skip the damaged
 /// stanza, and resume where a stanza can start.
 extension StanzaReader {
+    /// Whether damage is being skipped (``Recovery/skipDamage``): reading has not resumed after it yet.
+    var isSkippingDamage: Bool { resynchronizer != nil || skippedDamage != nil }
+
     /// Damage found in a callback: stop libxml2; the rest happens after xmlParseChunk.
     func damage(line: Int, column: Int, _ message: String, offset: Int? = nil) {
         guard pendingDamage == nil else { return }
