@@ -22,8 +22,8 @@ final class OutputSafetyTests: CLITestCase {
     /// `arguments` through a FIFO, sends SIGINT once stdout has `after` bytes (with 0,
     /// as soon as stanzaq handles SIGINT: never before, or the signal would kill it
     /// however fast the machine), and returns how stanzaq ended.
-    private func interrupt(_ arguments: [String], writer: String = endless, after bytes: Int = 1,
-                           file: StaticString = #filePath, line: UInt = #line) throws -> Interrupted {
+    private func interrupt(_ arguments: [String], writer: String = endless, after bytes: Int = 1, signal: Int32 = SIGINT,
+                           piped: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> Interrupted {
         let scratch = try ScratchDirectory()
         let fifo = scratch.url.appendingPathComponent("input").path
         let out = scratch.url.appendingPathComponent("stdout").path
@@ -35,13 +35,26 @@ final class OutputSafetyTests: CLITestCase {
             feeder.send(SIGKILL)
             _ = feeder.wait(timeout: 10)
         }
+        // With `piped`, standard output is a pipe to a reader (cat), as in `stanzaq … | reader`.
+        var ends: [Int32] = [-1, -1]
+        var reader: Child?
+        if piped {
+            XCTAssertEqual(pipe(&ends), 0)
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }   // no other child may hold an end
+            reader = try Child(["/bin/cat"], environment: environment, stdin: .descriptor(ends[0]), stdout: .file(out))
+            close(ends[0])
+        }
+        defer { if let reader { reader.send(SIGKILL); _ = reader.wait(timeout: 10) } }
         // Opening the FIFO for reading waits for the writer: the child does it, not the test.
         let stanzaq = try Child(
             ["/bin/sh", "-c", "exec \"$@\" <\"$STANZAQ_IN\"", "sh", try Runner.requireBinary().path] + arguments,
-            environment: environment.merging(["STANZAQ_IN": fifo]) { $1 }, stdout: .file(out), stderr: .file(err))
+            environment: environment.merging(["STANZAQ_IN": fifo]) { $1 },
+            stdout: piped ? .descriptor(ends[1]) : .file(out), stderr: .file(err))
+        if piped { close(ends[1]) }
         let start = Date()
         func ready() -> Bool {
             if bytes == 0 { return Self.handlesSIGINT(stanzaq.pid) }
+            // The handlers are installed before the first read, so output means they are there.
             return (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 >= bytes
         }
         while !ready() {
@@ -52,12 +65,15 @@ final class OutputSafetyTests: CLITestCase {
             }
             usleep(2_000)
         }
-        XCTAssertTrue(stanzaq.send(SIGINT), file: file, line: line)
+        XCTAssertTrue(stanzaq.send(signal), file: file, line: line)
         let interrupted = Date()
         guard let ended = stanzaq.wait(timeout: 10) else {
             throw RunFailure(description: "stanzaq \(arguments) still running 10 s after SIGINT; killed")
         }
         XCTAssertLessThan(Date().timeIntervalSince(interrupted), 5, "stanzaq took long to stop", file: file, line: line)
+        if let reader, reader.wait(timeout: 10) == nil {
+            throw RunFailure(description: "the reader of stanzaq \(arguments) did not end")
+        }
         return Interrupted(status: ended.status, signal: ended.signal,
                            stdout: try Data(contentsOf: URL(fileURLWithPath: out)),
                            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
@@ -81,9 +97,9 @@ final class OutputSafetyTests: CLITestCase {
 
     /// Every record is `hello N`, N counting from 0 without a gap: nothing lost, nothing cut.
     private func assertWholeRecords(_ run: Interrupted, separator: Character = "\n", prefix: (Int) -> String = { _ in "" },
-                                    file: StaticString = #filePath, line: UInt = #line) {
+                                    status: Int32 = 130, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertNil(run.signal, "stanzaq died of signal \(run.signal ?? 0)", file: file, line: line)
-        XCTAssertEqual(run.status, 130, file: file, line: line)
+        XCTAssertEqual(run.status, status, file: file, line: line)
         XCTAssertEqual(run.stderr, "", file: file, line: line)
         let text = String(decoding: run.stdout, as: UTF8.self)
         XCTAssertFalse(text.isEmpty, file: file, line: line)
@@ -112,6 +128,15 @@ final class OutputSafetyTests: CLITestCase {
             XCTFail("row \(index) is \(row.debugDescription)")
             break
         }
+    }
+
+    /// SIGTERM and SIGHUP stop a search as SIGINT does: whole records (behind a pipe,
+    /// for a reader that must not get half of one), exit 128 + the signal.
+    func testTerminateAndHangUpLeaveWholeRecords() throws {
+        assertWholeRecords(try interrupt(["b#"], signal: SIGTERM), status: 128 + SIGTERM)
+        assertWholeRecords(try interrupt(["b#"], signal: SIGHUP), status: 128 + SIGHUP)
+        assertWholeRecords(try interrupt(["b#"], signal: SIGTERM, piped: true), status: 143)
+        assertWholeRecords(try interrupt(["-n", "b#"], signal: SIGHUP, piped: true), prefix: { "\($0 + 1):" }, status: 129)
     }
 
     /// A count would be a partial one: none is printed.

@@ -9,7 +9,9 @@ import Synchronization
 ///
 /// - In a search the first SIGINT stops at the next stanza and stanzaq exits 130
 ///   (128 + SIGINT, what a shell reports for a program Ctrl-C killed); a second
-///   one kills at once, as Ctrl-C usually does.
+///   one kills at once, as Ctrl-C usually does. SIGTERM and SIGHUP (a `kill`, a
+///   closed terminal) stop the search the same way, with 128 + their number: a
+///   reader behind a pipe never gets half a record.
 /// - In the REPL every SIGINT abandons what is under way — the line being edited
 ///   (the handler does not restart the terminal read, so libedit returns), a paste,
 ///   a `:load` — and the REPL goes on; it calls ``reset()`` before each line.
@@ -22,14 +24,19 @@ public enum Interruption {
     }
 
     private static let requested = Atomic<Bool>(false)
+    /// The signal that asked to stop (the first one), or 0.
+    private static let signalNumber = Atomic<Int32>(0)
     private static let secondKills = Atomic<Bool>(true)
     /// The descriptor being read, or -1.
     private static let input = Atomic<Int32>(-1)
     /// `/dev/null`, opened beforehand (the handler only duplicates it).
     private static let devNull = Atomic<Int32>(-1)
 
-    /// The exit status after an interruption.
-    public static let status: Int32 = 128 + SIGINT
+    /// The exit status after an interruption: 128 + the signal (130 for SIGINT).
+    public static var status: Int32 {
+        let number = signalNumber.load(ordering: .relaxed)
+        return 128 + (number == 0 ? SIGINT : number)
+    }
 
     public static func install(_ policy: Policy) {
         // Statics are set up lazily, which is not something to do in a signal handler.
@@ -41,17 +48,19 @@ public enum Interruption {
             close(null)
         }
         _ = requested.load(ordering: .relaxed)
+        _ = signalNumber.load(ordering: .relaxed)
         _ = input.load(ordering: .relaxed)
         secondKills.store(policy == .search, ordering: .relaxed)
         var action = sigaction()
         // Atomics, dup2(), signal() and raise() are all async-signal-safe.
-        action.__sigaction_handler.sa_handler = { _ in
+        action.__sigaction_handler.sa_handler = { number in
             if Interruption.requested.exchange(true, ordering: .relaxed)
                 && Interruption.secondKills.load(ordering: .relaxed) {
-                signal(SIGINT, SIG_DFL)
-                raise(SIGINT)
+                signal(number, SIG_DFL)
+                raise(number)
                 return
             }
+            _ = Interruption.signalNumber.compareExchange(expected: 0, desired: number, ordering: .relaxed)
             // What is being read will not be wanted: end its input.
             let fd = Interruption.input.load(ordering: .relaxed)
             let null = Interruption.devNull.load(ordering: .relaxed)
@@ -62,6 +71,12 @@ public enum Interruption {
         // the REPL's terminal read must return to abandon the line.
         action.sa_flags = policy == .search ? SA_RESTART : 0
         sigaction(SIGINT, &action, nil)
+        // A search ends on a whole record whatever asked it to stop; the REPL leaves
+        // SIGTERM and SIGHUP alone (they end it, as they end a shell).
+        if policy == .search {
+            sigaction(SIGTERM, &action, nil)
+            sigaction(SIGHUP, &action, nil)
+        }
     }
 
     /// Whether Ctrl-C was pressed (since the last ``reset()``).
