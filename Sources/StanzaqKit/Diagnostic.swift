@@ -36,13 +36,20 @@ public struct Diagnostic: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The line as printed (without its newline).
+    /// The line as printed (without its newline). Whatever a file name or a quoted
+    /// value holds, no message can forge another or drive the terminal: control
+    /// characters are escaped (`escapingControlCharacters`), and a newline is kept
+    /// only where a message goes on in an indented line (a query under its error,
+    /// a hint), which cannot be mistaken for the start of a message.
     public var description: String {
+        let shownMessage = message.split(separator: "\n  ", omittingEmptySubsequences: false)
+            .map { String($0).escapingControlCharacters }.joined(separator: "\n  ")
         switch location {
-        case .program: return "stanzaq: \(severity == .error ? "error" : "warning"): \(message)"
-        case .input(let file): return "stanzaq: error: \(file): \(message)"
-        case .position(let file, let line, let column): return "\(file):\(line):\(column): \(message)"
-        case .stanza(let file, let number): return "\(file):stanza \(number): \(message)"
+        case .program: return "stanzaq: \(severity == .error ? "error" : "warning"): \(shownMessage)"
+        case .input(let file): return "stanzaq: error: \(file.escapingControlCharacters): \(shownMessage)"
+        case .position(let file, let line, let column):
+            return "\(file.escapingControlCharacters):\(line):\(column): \(shownMessage)"
+        case .stanza(let file, let number): return "\(file.escapingControlCharacters):stanza \(number): \(shownMessage)"
         }
     }
 

@@ -420,12 +420,14 @@ final class ConversionTests: XCTestCase {
         }
     }
 
-    /// A long value is shortened in the message, and kept on one line.
+    /// A long value is shortened in the message, and kept on one line: control
+    /// characters (C0, DEL, C1) escaped, so that it cannot forge a line or drive the terminal.
     func testStrictMessageShortensLongValues() {
         let long = String(repeating: "x", count: 100)
         XCTAssertEqual(strictError(.int, long),
                        "'\(String(repeating: "x", count: 60))…' is not an integer from -9223372036854775808 to 9223372036854775807 (|int)")
-        XCTAssertEqual(strictError(.bool, "a\r\nb\u{1}"), "'a\\r\\nb?' is not a boolean (true, false, 1 or 0) (|bool)")
+        XCTAssertEqual(strictError(.bool, "a\r\nb\u{1}\u{7F}\u{9B}\u{A0}é"),
+                       "'a\\r\\nb\\x01\\x7f\\x9b\u{A0}é' is not a boolean (true, false, 1 or 0) (|bool)")
     }
 
     /// Strict checks every result, also when only the first is asked for (Monal's

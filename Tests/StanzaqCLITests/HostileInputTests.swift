@@ -300,4 +300,39 @@ final class HostileInputTests: CLITestCase {
                           stdin: .text("<m id='a'><v>-1</v></m><m id='b'><v>7</v></m>"),
                           stdout: "a\t\t\nb\t7\t\n", stderrContains: ["(standard input):stanza 1: query 'v#|uint': "], status: 2)
     }
+
+    // MARK: Forged messages and prefixes
+
+    /// A value or a file name cannot forge a line on standard error or a record
+    /// prefix, nor drive the terminal: control characters (C0, DEL, C1) are written
+    /// `\n`, `\r`, `\t` or `\xHH` in messages and prefixes (stanzaq(1), DIAGNOSTICS).
+    /// The values themselves are data, printed as they are.
+    func testControlCharactersCannotForgeMessages() throws {
+        let scratch = try ScratchDirectory()
+        let name = "a\nb.xml:stanza 9: forged\u{1B}[2J\u{7F}.xml"
+        let shown = #"a\nb.xml:stanza 9: forged\x1b[2J\x7f.xml"#
+        try scratch.write(name, "<m a='x&#10;f.xml:stanza 7: forged&#x9B;&#13;&#9;z'/>\n<m a='1'/>\n<m>\n")
+        func exact(_ text: String) -> String { NSRegularExpression.escapedPattern(for: text) }
+        try assertBounded(["--strict", "-H", "/@a|int", name], in: scratch.url, stdout: "\(shown):1\n",
+                          stderrMatches: exact(#"\#(shown):stanza 1: query '/@a|int': 'x\nf.xml:stanza 7: forged\x9b\r\tz' is not an integer from -9223372036854775808 to 9223372036854775807 (|int)"#)
+                            + "\n" + exact("\(shown):") + "[0-9]+:[0-9]+: .*\n",
+                          status: 2)
+        // The value itself is a record's data: as it is.
+        try assertBounded(["-H", "/@a", name], in: scratch.url,
+                          stdout: "\(shown):x\nf.xml:stanza 7: forged\u{9B}\r\tz\n\(shown):1\n",
+                          stderrMatches: exact("\(shown):") + "[0-9]+:[0-9]+: .*\n", status: 2)
+        try assertBounded(["-c", "-H", "/", "missing\u{9B}\r.xml"], in: scratch.url, stdout: "",
+                          stderrMatches: exact(#"stanzaq: error: missing\x9b\r.xml: No such file or directory"#) + "\n",
+                          status: 2)
+        // A query's own control characters: escaped in the message, one '?' column in
+        // the line under which the caret points.
+        try assertBounded(["/a\u{1B}[\n", name], in: scratch.url, stdout: "",
+                          stderrMatches: exact("""
+                            stanzaq: error: query: unexpected U+001B: expected '/', '<', an extraction (@ @@ # $ \\…\\), \
+                            a conversion (|…) or the end at column 3
+                              /a?[\u{20}
+                                ^
+
+                            """), status: 2)
+    }
 }

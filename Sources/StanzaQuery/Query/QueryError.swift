@@ -30,7 +30,12 @@ public struct QueryError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         let hintLine = hint.map { "\n  hint: " + $0 } ?? ""
         guard let column else { return "query: \(message)" + hintLine }
-        let visible = query.unicodeScalars.map { $0 == "\t" || $0 == "\n" ? " " : Character($0) }
+        // One column per scalar, so that the caret stays under its column: a tab or
+        // a newline shows as a space, another control character (which would move
+        // the cursor or drive the terminal) as '?'.
+        let visible = query.unicodeScalars.map {
+            $0 == "\t" || $0 == "\n" ? " " : $0.isControlCharacter ? "?" : Character($0)
+        }
         return "query: \(message) at column \(column)\n  \(String(visible))\n  "
             + String(repeating: " ", count: column - 1) + "^" + hintLine
     }

@@ -65,18 +65,14 @@ extension Conversion {
     }
 }
 
-/// The value as an error message shows it: on one line, shortened when long.
+/// The value as an error message shows it: on one line (control characters
+/// escaped, see `escapingControlCharacters`), shortened when long.
 private func shownValue(_ string: String) -> String {
     var shown = ""
     var count = 0
     for scalar in string.unicodeScalars {
         if count == 60 { return shown + "…" }
-        switch scalar {
-        case "\n": shown += "\\n"
-        case "\r": shown += "\\r"
-        case "\t": shown += "\\t"
-        default: shown.unicodeScalars.append(scalar.properties.generalCategory == .control ? "?" : scalar)
-        }
+        if scalar.isControlCharacter { shown += scalar.escapedControlCharacter } else { shown.unicodeScalars.append(scalar) }
         count += 1
     }
     return shown

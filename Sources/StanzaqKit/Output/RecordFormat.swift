@@ -129,7 +129,11 @@ public struct RecordFormatter {
         }
     }
 
-    private func writePrefix(_ text: String, color: String?, into out: inout [UInt8]) {
+    /// A prefix (a file name, a stanza number, a log field) with its control
+    /// characters escaped: a name holding a newline must not start a forged record,
+    /// nor an escape drive the terminal. Values are data and stay as they are.
+    private func writePrefix(_ unescaped: String, color: String?, into out: inout [UInt8]) {
+        let text = unescaped.escapingControlCharacters
         if let colors, let color {
             out.append(contentsOf: (color + text + colors.reset + colors.separator + ":" + colors.reset).utf8)
         } else {
