@@ -7,14 +7,16 @@ final class REPLTests: XCTestCase {
 
     override func setUpWithError() throws {
         stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("stanzaq-repl-\(UUID().uuidString)")
+        // A state directory the user names exists: stanzaq creates only its own folder in it.
+        try FileManager.default.createDirectory(at: stateHome, withIntermediateDirectories: false)
     }
 
     override func tearDown() {
         try? FileManager.default.removeItem(at: stateHome)
     }
 
-    private func start(_ arguments: [String]) throws -> TerminalSession {
-        var environment = Runner.environment(["XDG_STATE_HOME": stateHome.path, "TERM": "xterm"])
+    private func start(_ arguments: [String], environment overrides: [String: String?] = [:]) throws -> TerminalSession {
+        var environment = Runner.environment(["XDG_STATE_HOME": stateHome.path, "TERM": "xterm"].merging(overrides) { $1 })
         environment["NO_COLOR"] = nil
         return try TerminalSession(Runner.requireBinary(), arguments, environment: environment)
     }
@@ -127,6 +129,87 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(repl.endWithControlD(), 0)
         let history = try String(contentsOf: stateHome.appendingPathComponent("stanzaq/history"), encoding: .utf8)
         XCTAssertEqual(history, "_HiStOrY_V2_\nbody#\n:list\n")
+    }
+
+    private var historyURL: URL { stateHome.appendingPathComponent("stanzaq/history") }
+
+    /// Runs the REPL on capture.xml, enters `lines` (each answered before the next),
+    /// and ends it with Ctrl-D.
+    private func enter(_ lines: [(line: String, answer: String)], environment: [String: String?] = [:]) throws {
+        let repl = try start(["-i", capture], environment: environment)
+        repl.expect("stanzaq> ")
+        for (line, answer) in lines {
+            repl.send(line + "\r")
+            repl.expect(answer)
+        }
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    /// Each entry is appended to the file as it is (libedit's format kept: spaces as
+    /// `\040`, a backslash doubled), and the history read at start is recalled.
+    func testHistoryIsAppendedAndRecalled() throws {
+        try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: false)
+        let old = "_HiStOrY_V2_\n/@id\n/body<~\\\\d>#\\040|int\n"
+        try Data(old.utf8).write(to: historyURL)
+        let repl = try start(["-i", capture])
+        repl.expect("stanzaq> ")
+        repl.send("\u{10}\r")   // Ctrl-P: the last entry read
+        repl.expect("stanzaq> ")
+        repl.send("/@type | int\r")
+        repl.expect("stanzaq> ")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+        XCTAssertEqual(try String(contentsOf: historyURL, encoding: .utf8),
+                       old + "/body<~\\\\d>#\\040|int\n/@type\\040|\\040int\n")
+    }
+
+    /// Pasted XML never goes into the history: a stanza may hold credentials.
+    func testPastedXMLIsNotHistory() throws {
+        try enter([("<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>", "...> "),
+                   ("c2VjcmV0", "...> "), ("</auth>", "loaded 1 stanza"), ("/@mechanism", "PLAIN\r\n")])
+        XCTAssertEqual(try String(contentsOf: historyURL, encoding: .utf8), "_HiStOrY_V2_\n/@mechanism\n")
+    }
+
+    /// A symlink at the history path is neither followed nor replaced: its target is
+    /// never read, written or truncated, and there is no history file.
+    func testHistorySymlinkIsNotFollowed() throws {
+        try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: false)
+        let target = stateHome.appendingPathComponent("precious")
+        try Data("_HiStOrY_V2_\nkeep me\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: historyURL, withDestinationURL: target)
+        try enter([("/@type", "chat\r\n")])
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "_HiStOrY_V2_\nkeep me\n")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: historyURL.path), target.path)
+    }
+
+    /// A relative XDG_STATE_HOME is ignored (the XDG Base Directory specification):
+    /// the history goes to ~/.local/state, created inside an existing home; nothing is
+    /// created at the root or in the working directory.
+    func testRelativeStateHomeFallsBackToHome() throws {
+        let home = stateHome.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        try enter([("/@type", "chat\r\n")], environment: ["XDG_STATE_HOME": "stanzaq-relative/state", "HOME": home.path])
+        XCTAssertEqual(try String(contentsOf: home.appendingPathComponent(".local/state/stanzaq/history"), encoding: .utf8),
+                       "_HiStOrY_V2_\n/@type\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/stanzaq-relative"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Runner.examples.appendingPathComponent("stanzaq-relative").path))
+    }
+
+    /// A state directory that does not exist is not created (nor its missing parents):
+    /// there is simply no history file.
+    func testMissingStateHomeIsNotCreated() throws {
+        let missing = stateHome.appendingPathComponent("missing/state")
+        try enter([("/@type", "chat\r\n")], environment: ["XDG_STATE_HOME": missing.path])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stateHome.appendingPathComponent("missing").path))
+    }
+
+    /// The file is appended to, so it grows: at start, once it holds more than twice
+    /// the 1000 entries kept, it is replaced by one with the last 1000.
+    func testLongHistoryIsCutAtStart() throws {
+        try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: false)
+        try Data(("_HiStOrY_V2_\n" + (1...2001).map { "/@n\($0)\n" }.joined()).utf8).write(to: historyURL)
+        try enter([("/@type", "chat\r\n")])
+        XCTAssertEqual(try String(contentsOf: historyURL, encoding: .utf8),
+                       "_HiStOrY_V2_\n" + (1002...2001).map { "/@n\($0)\n" }.joined() + "/@type\n")
     }
 }
 

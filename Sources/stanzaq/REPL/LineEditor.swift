@@ -21,7 +21,7 @@ final class LineEditor {
 
     private let editLine: OpaquePointer
     private let history: OpaquePointer
-    private let historyPath: String?
+    private let historyFile: HistoryFile?
     /// Shows `...> ` instead of `stanzaq> `.
     var continuation = false
     /// What the word before the cursor may become.
@@ -30,9 +30,9 @@ final class LineEditor {
     init(historyPath: String?, historySize: Int32 = 1000) {
         editLine = stanzaq_el_init("stanzaq")
         history = history_init()
-        self.historyPath = historyPath
+        historyFile = historyPath.map { HistoryFile(path: $0, size: Int(historySize)) }
         _ = stanzaq_history_set_size(history, historySize)
-        if let historyPath { _ = stanzaq_history_load(history, historyPath) }
+        for entry in historyFile?.load() ?? [] { _ = stanzaq_history_enter(history, entry) }
         _ = stanzaq_el_set_editor(editLine, "emacs")
         _ = stanzaq_el_set_history(editLine, history)
         // libedit's callbacks are C functions: they find their editor in its client data
@@ -75,11 +75,11 @@ final class LineEditor {
         return .line(line)
     }
 
-    /// Adds a line to the history and saves the history file.
+    /// Adds a line to the history and appends it to the history file.
     func remember(_ line: String) {
         guard !line.allSatisfy(\.isWhitespace) else { return }
         _ = stanzaq_history_enter(history, line)
-        if let historyPath { _ = stanzaq_history_save(history, historyPath) }
+        historyFile?.append(line)
     }
 
     private func complete(_ editLine: OpaquePointer) -> UInt8 {

@@ -41,7 +41,9 @@ private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
         editor.continuation = session.isContinuingXML
         switch editor.readLine() {
         case .line(let line):
-            editor.remember(line)
+            // Pasted XML is not history: it may hold credentials (an <auth>), and
+            // recalling one line of a stanza is of no use.
+            if !editor.continuation && line.first != "<" { editor.remember(line) }
             if try !session.handle(line: line) { return }
         case .interrupted:
             session.cancelPaste()
@@ -55,21 +57,7 @@ private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
     }
 }
 
-/// `$XDG_STATE_HOME/stanzaq/history`, else `~/.local/state/stanzaq/history`;
-/// the folder is created when missing. `nil` if neither variable is set.
+/// The history file's path (``HistoryFile/path(environment:)``).
 private func historyPath() -> String? {
-    let base: String
-    if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), !state.isEmpty {
-        base = state
-    } else if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty {
-        base = home + "/.local/state"
-    } else {
-        return nil
-    }
-    var path = ""
-    for component in (base + "/stanzaq").split(separator: "/") {
-        path += "/" + component
-        mkdir(path, 0o700)
-    }
-    return path + "/history"
+    HistoryFile.path { name in getenv(name).map { String(cString: $0) } }
 }
