@@ -35,6 +35,15 @@ final class DamagedInputTests: CLITestCase {
                           status: 2)
     }
 
+    /// Found by the reader fuzzer: a malformed declaration where a stanza could start
+    /// was taken for a reconnect at the start of its own document, forever.
+    func testMalformedDeclarationAfterAStanzaIsDamageNotAReconnect() throws {
+        try assertStanzaq(["-n", "/$"], stdin: "<n/><?xml\"1.0\"?>`o/>\n<m/>\n",
+                          stdout: "1:n\n2:m\n",
+                          stderr: "(standard input):1:10: XML declaration allowed only at the start of the document\n",
+                          status: 2)
+    }
+
     // MARK: Resynchronisation
 
     func testStrayAmpersand() throws {

@@ -179,7 +179,10 @@ extension StanzaReader {
             // An XML declaration inside a stream or a stanza: a new stream (a reconnect).
             var start = tagStart(before: consumedOffset())
             while start > retainedBase && !startsWith("<?xml", at: start) { start = tagStart(before: start) }
-            if startsWith("<?xml", at: start) {
+            // Only a declaration after the start of this document is a new stream: one
+            // at its very start is a malformed declaration (`<?xml"1.0"?>`), and taking
+            // it for a reconnect would start the same document again, forever.
+            if startsWith("<?xml", at: start), start > documentStart {
                 let atStanzaLevel = open.isEmpty && skipped == 0
                 interrupted(at: start, by: "a new stream", reconnect: atStanzaLevel)
                 return
