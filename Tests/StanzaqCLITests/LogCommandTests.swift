@@ -296,7 +296,7 @@ final class LogCommandTests: CLITestCase {
         let line: (String) -> String = { "Nov 23 09:30:12 c2s1\tdebug\tRECV: <iq id='\($0)' type='get'/>\n" }
         try Data(line("old").utf8).write(to: path)
         let output = scratch.url.appendingPathComponent("out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = try Child([try Runner.requireBinary().path, "--follow", "--line-number", "/@id", path.path],
                                 environment: Runner.environment(), stdout: .file(output.path))
         func waitFor(_ expected: String) {

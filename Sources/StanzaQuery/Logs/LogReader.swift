@@ -157,17 +157,7 @@ public final class LogReader {
 
     /// Reads a file descriptor to its end.
     public func read(fileDescriptor: Int32, chunkSize: Int = 1 << 16) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
-        while !isStopped {
-            let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StanzaReaderError.io(errno: errno)
-            }
-            if count == 0 { break }
-            feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+        try readChunks(of: fileDescriptor, chunkSize: chunkSize, stopped: { isStopped }) { feed($0) }
         finish()
     }
 

@@ -233,17 +233,7 @@ public final class StanzaReader {
 
     /// Reads a whole file descriptor to its end, handing stanzas to the handler.
     public func read(fileDescriptor: Int32, chunkSize: Int = 1 << 16) throws {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { buffer.deallocate() }
-        while !isStopped {
-            let count = Glibc.read(fileDescriptor, buffer.baseAddress, chunkSize)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StanzaReaderError.io(errno: errno)
-            }
-            if count == 0 { break }
-            try feed(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-        }
+        try readChunks(of: fileDescriptor, chunkSize: chunkSize, stopped: { isStopped }) { try feed($0) }
         try finish()
     }
 
