@@ -7,6 +7,7 @@
 
 typedef char *(*stanzaq_prompt_fn)(EditLine *);
 typedef unsigned char (*stanzaq_command_fn)(EditLine *, int);
+typedef int (*stanzaq_getc_fn)(EditLine *, wchar_t *);
 
 static inline int stanzaq_el_set_prompt(EditLine *el, stanzaq_prompt_fn fn) {
     return el_set(el, EL_PROMPT, fn);
@@ -22,6 +23,10 @@ static inline int stanzaq_el_add_function(EditLine *el, const char *name, const 
 }
 static inline int stanzaq_el_bind(EditLine *el, const char *key, const char *function) {
     return el_set(el, EL_BIND, key, function, NULL);
+}
+/* EL_GETCFN: how libedit reads a character from the terminal. */
+static inline int stanzaq_el_set_getcfn(EditLine *el, stanzaq_getc_fn fn) {
+    return el_set(el, EL_GETCFN, fn);
 }
 /* EL_CLIENTDATA: the editor's Swift object, found again in its C callbacks. */
 static inline int stanzaq_el_set_clientdata(EditLine *el, void *data) {

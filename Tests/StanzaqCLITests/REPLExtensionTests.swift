@@ -35,7 +35,8 @@ final class REPLExtensionTests: XCTestCase {
         repl.send("#\r")
         repl.expect("Call me but love, and I'll be new baptized; Henceforth I never will be Romeo.\r\n")
         // An empty segment lists `**` with the element names.
-        repl.send("{urn:xmpp:mam:2}result/\t\t")
+        // (One Tab: a second one sent with it would be taken for pasted text.)
+        repl.send("{urn:xmpp:mam:2}result/\t")
         repl.expect("**  body  delay  forwarded  message  result")
         repl.send("\u{15}")
         XCTAssertEqual(repl.endWithControlD(), 0)

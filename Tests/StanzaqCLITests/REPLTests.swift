@@ -81,6 +81,71 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(repl.endWithControlD(), 0)
     }
 
+    /// Stanzas are numbered once across files: `:all` labels, `:list` and `:use` agree.
+    func testOneNumberingAcrossFiles() throws {
+        let repl = try start(["-i", Runner.examples.appendingPathComponent("mam-page.xml").path, capture])
+        repl.expect("stanzaq 0.1.0: 22 stanzas loaded, current: 22 <message>.")
+        repl.expect("stanzaq> ")
+        repl.send(":all /<id=bind_1>@id\r")
+        repl.expect("capture.xml:6:bind_1\r\n")
+        repl.expect("stanzaq> ")
+        repl.send(":use 6\r")
+        repl.expect("current: 6 <iq>")
+        repl.send("/@id\r")
+        repl.expect("bind_1\r\n")
+        repl.send(":list\r")
+        repl.expect("  4\t<iq>\tid=juliet1 type=result\r\n  5\t<stream:features>\r\n* 6\t<iq>\tid=bind_1 type=result\r\n")
+        repl.expect("  22\t<message>")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    /// Ctrl-C stops a long `:all` between stanzas and returns to the prompt. The test
+    /// stops reading once the first results show, so the REPL blocks on a full
+    /// terminal long before the last stanza, whatever the machine's speed.
+    func testControlCInterruptsALongAll() throws {
+        let file = stateHome.appendingPathComponent("many.xml")
+        let count = 50_000
+        try Data((1...count).map { "<message id='m\($0)'><body>hello \($0)</body></message>\n" }.joined().utf8).write(to: file)
+        let repl = try start(["-i", file.path])
+        repl.expect("stanzaq 0.1.0: \(count) stanzas loaded", timeout: 120)
+        repl.expect("stanzaq> ")
+        repl.send(":all body#\r")
+        repl.expect(":100:hello 100\r\n", timeout: 60)
+        repl.send("\u{3}", whileBusy: true)
+        let seen = repl.expect("(interrupted)\r\n", timeout: 60)
+        XCTAssertFalse(seen.contains("hello \(count)"), "the whole :all was printed")
+        repl.expect("stanzaq> ")
+        repl.send("/@id\r")
+        repl.expect("m\(count)\r\n")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    /// A tab-indented stanza pasted (bracketed, or in one burst as a terminal without
+    /// bracketed paste sends it) is text: its tabs are kept, Tab completes nothing,
+    /// and it is one history entry.
+    func testPastedTabIndentedStanzaKeepsItsTabs() throws {
+        for bracketed in [true, false] {
+            try? FileManager.default.removeItem(at: historyURL)
+            let repl = try start(["-i", capture])
+            repl.expect("stanzaq> ")
+            let stanza = "<message xmlns='jabber:client' id='p1'>\r\t<body>a\tb</body>\r\t\t<thread>t1</thread>\r</message>\r"
+            repl.send(bracketed ? "\u{1B}[200~" + stanza + "\u{1B}[201~" : stanza)
+            let seen = repl.expect("loaded 1 stanza; current: 19 <message>")
+            XCTAssertFalse(seen.contains("**  "), "completion listed candidates during the paste: \(seen.debugDescription)")
+            repl.expect("stanzaq> ")
+            repl.send("body#\r")
+            repl.expect("a\tb\r\n")
+            repl.expect("stanzaq> ")
+            XCTAssertEqual(repl.endWithControlD(), 0)
+            XCTAssertEqual(try String(contentsOf: historyURL, encoding: .utf8), """
+                _HiStOrY_V2_
+                <message\\040xmlns='jabber:client'\\040id='p1'>\\012\\011<body>a\\011b</body>\\012\\011\\011<thread>t1</thread>\\012</message>
+                body#
+
+                """, bracketed ? "bracketed paste" : "burst")
+        }
+    }
+
     func testNamespaceCompletionAfterBrace() throws {
         let repl = try start(["-i", Runner.examples.appendingPathComponent("message-delay.xml").path])
         repl.expect("stanzaq> ")
@@ -99,7 +164,9 @@ final class REPLTests: XCTestCase {
         repl.send("\r")
         repl.expect("2002-09-10T23:08:25Z\r\n")
         // The first Tab completes the common prefix, the second lists the candidates.
-        repl.send("/@id|uu\t")
+        // (Each Tab waits for the last one's answer: a Tab typed before the one
+        // before was handled would be taken for pasted text.)
+        repl.send("/@from|uu\t")
         repl.expect("id")
         repl.send("\t")
         repl.expect("uuid  uuidcast")
@@ -162,8 +229,8 @@ final class REPLTests: XCTestCase {
                        old + "/body<~\\\\d>#\\040|int\n/@type\\040|\\040int\n")
     }
 
-    /// Pasted XML never goes into the history: a stanza may hold credentials.
-    func testPastedXMLIsNotHistory() throws {
+    /// A SASL exchange never goes into the history: its <auth> holds credentials.
+    func testPastedSASLIsNotHistory() throws {
         try enter([("<auth xmlns='urn:ietf:params:xml:ns:xmpp-sasl' mechanism='PLAIN'>", "...> "),
                    ("c2VjcmV0", "...> "), ("</auth>", "loaded 1 stanza"), ("/@mechanism", "PLAIN\r\n")])
         XCTAssertEqual(try String(contentsOf: historyURL, encoding: .utf8), "_HiStOrY_V2_\n/@mechanism\n")
@@ -242,6 +309,29 @@ final class ScriptedREPLTests: XCTestCase {
             examples/mam-page.xml:4:juliet1
             {"xmlns":"jabber:client","id":"aeb213","from":"juliet@capulet.lit","to":"juliet@capulet.lit/chamber"}
             no format arguments
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    /// One numbering across files and pastes: `:all`'s prefixes are what `:use` takes.
+    func testStanzasAreNumberedOnceAcrossFiles() throws {
+        let result = try script("""
+            <message id='pasted'/>
+            :all /@id
+            :use 6
+            /@id
+
+            """, files: ["examples/mam-fin.xml", "examples/mam-page.xml"])
+        XCTAssertEqual(result.output, """
+            examples/mam-fin.xml:1:juliet1
+            examples/mam-page.xml:2:aeb213
+            examples/mam-page.xml:3:aeb214
+            examples/mam-page.xml:4:aeb215
+            examples/mam-page.xml:5:juliet1
+            (paste 1):6:pasted
+            pasted
 
             """)
         XCTAssertEqual(result.stderr, "")

@@ -14,8 +14,11 @@ public final class TerminalSession {
     /// Types `text`, once the program reads the terminal in raw mode: this
     /// libedit prints its prompt before it leaves canonical mode, and a Ctrl-D
     /// typed in that instant would reach it as a NUL byte (`^@`).
-    public func send(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
-        let deadline = Date().addingTimeInterval(10)
+    ///
+    /// `whileBusy`: types at once, while the program runs a command (the terminal is
+    /// then in canonical mode, where Ctrl-C is a signal).
+    public func send(_ text: String, whileBusy: Bool = false, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(whileBusy ? 0 : 10)
         var settings = termios()
         while tcgetattr(master, &settings) == 0, settings.c_lflag & tcflag_t(ICANON) != 0, Date() < deadline {
             usleep(2_000)

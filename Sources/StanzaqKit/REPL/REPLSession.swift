@@ -39,6 +39,11 @@ public final class REPLSession {
         self.defaultNamespace = defaultNamespace
     }
 
+    /// What Tab may complete `line` (the text before the cursor) with.
+    public func complete(_ line: String) -> Completion {
+        Completion.complete(line, stanza: currentStanza)
+    }
+
     /// Whether the next line continues XML being pasted (prompt `...> `).
     public var isContinuingXML: Bool { pasteReader != nil }
 
@@ -183,10 +188,11 @@ public final class REPLSession {
         return ok
     }
 
+    /// Stanzas are numbered once, in the order they were loaded, whatever their
+    /// source: `:all`'s prefixes, `:list` and `:use` agree.
     private func add(_ elements: [Element], source: String) {
-        let numberBase = stanzas.filter { $0.source == source }.count
-        for (index, element) in elements.enumerated() {
-            stanzas.append(LoadedStanza(element: element, source: source, number: numberBase + index + 1))
+        for element in elements {
+            stanzas.append(LoadedStanza(element: element, source: source, number: stanzas.count + 1))
         }
         if !elements.isEmpty { current = stanzas.count - 1 }
     }
@@ -323,8 +329,12 @@ public final class REPLSession {
         let formatter = RecordFormatter(format: format, withFilename: prefixes, withStanzaNumber: prefixes)
         var any = false
         for (element, loaded) in targets {
-            // Ctrl-C ends `:all` between stanzas, as it ends a search.
-            if Interruption.isRequested { break }
+            // Ctrl-C ends `:all` between stanzas, as it ends a search (on a terminal
+            // the output is line-buffered: what was found so far is shown, no more).
+            if Interruption.isRequested {
+                try note("(interrupted)")
+                return
+            }
             let results: [QueryValue]
             do {
                 results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
@@ -339,6 +349,7 @@ public final class REPLSession {
                     formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, value: value, into: &$0)
                 }
             }
+            try output.endStanza()
         }
         if !any && !prefixes { try note("(no result)") }
     }

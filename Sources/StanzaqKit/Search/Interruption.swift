@@ -31,6 +31,22 @@ public enum Interruption {
     private static let input = Atomic<Int32>(-1)
     /// `/dev/null`, opened beforehand (the handler only duplicates it).
     private static let devNull = Atomic<Int32>(-1)
+    /// The pipe the handler writes a byte to (its read end: ``wakeDescriptor``).
+    private static let wakeRead = Atomic<Int32>(-1)
+    private static let wakeWrite = Atomic<Int32>(-1)
+
+    /// A descriptor that becomes readable when a signal asked to stop (-1 before
+    /// ``install(_:)``): a wait in `poll` on it and on the input cannot miss a
+    /// Ctrl-C that came just before the wait began (the REPL's terminal reads).
+    public static var wakeDescriptor: Int32 { wakeRead.load(ordering: .relaxed) }
+
+    /// Empties the ``wakeDescriptor`` pipe.
+    public static func drainWake() {
+        let fd = wakeRead.load(ordering: .relaxed)
+        guard fd >= 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(fd, &bytes, bytes.count) > 0 {}
+    }
 
     /// The exit status after an interruption: 128 + the signal (130 for SIGINT).
     public static var status: Int32 {
@@ -46,6 +62,19 @@ public enum Interruption {
         if null >= 0 {
             devNull.store(fcntl(null, F_DUPFD_CLOEXEC, 3), ordering: .relaxed)
             close(null)
+        }
+        if wakeRead.load(ordering: .relaxed) < 0 {
+            var ends: [Int32] = [-1, -1]
+            if pipe(&ends) == 0 {
+                // Above the standard descriptors, as /dev/null; neither end ever blocks.
+                let readEnd = fcntl(ends[0], F_DUPFD_CLOEXEC, 3), writeEnd = fcntl(ends[1], F_DUPFD_CLOEXEC, 3)
+                close(ends[0])
+                close(ends[1])
+                _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
+                _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
+                wakeRead.store(readEnd, ordering: .relaxed)
+                wakeWrite.store(writeEnd, ordering: .relaxed)
+            }
         }
         _ = requested.load(ordering: .relaxed)
         _ = signalNumber.load(ordering: .relaxed)
@@ -65,6 +94,11 @@ public enum Interruption {
             let fd = Interruption.input.load(ordering: .relaxed)
             let null = Interruption.devNull.load(ordering: .relaxed)
             if fd >= 0 && null >= 0 { _ = dup2(null, fd) }
+            let wake = Interruption.wakeWrite.load(ordering: .relaxed)
+            if wake >= 0 {
+                var byte: UInt8 = 1
+                _ = write(wake, &byte, 1)
+            }
         }
         sigemptyset(&action.sa_mask)
         // A search restarts its reads (the input, ended, then gives end of file);
@@ -85,6 +119,7 @@ public enum Interruption {
     /// Forgets a Ctrl-C that was handled.
     public static func reset() {
         requested.store(false, ordering: .relaxed)
+        drainWake()
     }
 
     /// Records the descriptor being read (-1: none), to be ended by Ctrl-C.

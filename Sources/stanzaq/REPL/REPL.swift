@@ -33,20 +33,34 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
 
 private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
     setlocale(LC_CTYPE, "")   // libedit needs the terminal's character set; numbers stay in the C locale
+    // Results are written out stanza by stanza, so that Ctrl-C stops a long :all at once.
+    session.output.lineBuffered = true
     try session.say("stanzaq \(StanzaqCommand.version): \(session.summary). Type :help for help, Ctrl-D to quit.")
     try session.output.flush()
-    let editor = LineEditor(historyPath: historyPath())
-    editor.completer = { Completion.complete($0, stanza: session.currentStanza) }
+    let editor = LineEditor(historyPath: historyPath(), terminal: getenv("TERM").map { String(cString: $0) })
+    editor.completer = { session.complete($0) }
+    // The lines of the XML being entered: one history entry when it is complete.
+    var xml: [String] = []
     while true {
         editor.continuation = session.isContinuingXML
         switch editor.readLine() {
-        case .line(let line):
-            // Pasted XML is not history: it may hold credentials (an <auth>), and
-            // recalling one line of a stanza is of no use.
-            if !editor.continuation && line.first != "<" { editor.remember(line) }
-            if try !session.handle(line: line) { return }
+        case .line(let text):
+            // A multi-line history entry comes back as one text.
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+                if session.isContinuingXML || line.first == "<" {
+                    xml.append(line)
+                } else {
+                    editor.remember(line)
+                }
+                if try !session.handle(line: line) { return }
+                if !xml.isEmpty && !session.isContinuingXML {
+                    rememberXML(xml, in: editor)
+                    xml = []
+                }
+            }
         case .interrupted:
             session.cancelPaste()
+            xml = []
             try session.say("")
             try session.output.flush()
         case .end:
@@ -55,6 +69,15 @@ private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
             return
         }
     }
+}
+
+/// XML entered or pasted is one history entry per stanza (or stream) however many
+/// lines it took, except a SASL exchange, whose <auth> and <response> carry
+/// credentials.
+private func rememberXML(_ lines: [String], in editor: LineEditor) {
+    let text = lines.joined(separator: "\n")
+    guard !text.contains("urn:ietf:params:xml:ns:xmpp-sasl") else { return }
+    editor.remember(text)
 }
 
 /// The history file's path (``HistoryFile/path(environment:)``).
