@@ -34,6 +34,10 @@ struct StanzaqCommand: ParsableCommand {
               stanzaq -s '/<type=error>' capture.xml
               stanzaq -a romeo@montague.lit/orchard '/<from=%@>/body#' capture.xml
               stanzaq -c '/{jabber:client}message' capture.xml
+              stanzaq -l '/<type=error>' *.xml
+              stanzaq -r -l -g '*.xml' -g '!logs/' '/<type=error>'
+              stanzaq -s -n -C 1 '{urn:xmpp:http:upload:0}request' upload-error.log
+              stanzaq -s --pair '/iq<type=error>' upload-error.log
               stanzaq -j '{*}event/items/item/{urn:xmpp:avatar:data}data#|base64' \\
                 avatar-data.xml > avatar.png
 
@@ -65,6 +69,41 @@ struct StanzaqCommand: ParsableCommand {
 
     @Flag(name: [.customShort("s"), .customLong("select")], help: "Print the whole stanzas that have a result.")
     var select = false
+
+    @Flag(name: [.customShort("l"), .customLong("files-with-matches")],
+          help: "Print only the names of the files that have a selected stanza (reading each stops at its first).")
+    var filesWithMatches = false
+
+    @Flag(name: [.customShort("L"), .customLong("files-without-match")], help: "Print only the names of the files that have no selected stanza.")
+    var filesWithoutMatch = false
+
+    @Option(name: [.customShort("m"), .customLong("max-count")],
+            help: ArgumentHelp("Stop reading a file after N stanzas with a result (per file).", valueName: "N"))
+    var maxCount: Int?
+
+    @Option(name: [.customShort("A"), .customLong("after-context")],
+            help: ArgumentHelp("With -s: also print the N stanzas after each selected one (-- between groups).", valueName: "N"))
+    var afterContext: Int?
+
+    @Option(name: [.customShort("B"), .customLong("before-context")],
+            help: ArgumentHelp("With -s: also print the N stanzas before each selected one.", valueName: "N"))
+    var beforeContext: Int?
+
+    @Option(name: [.customShort("C"), .customLong("context")],
+            help: ArgumentHelp("With -s: also print N stanzas before and after each selected one.", valueName: "N"))
+    var context: Int?
+
+    @Flag(help: "With -s: also print, for each selected iq, the request it answers or the response it got (same id).")
+    var pair = false
+
+    @Flag(name: [.customShort("r"), .customLong("recursive")],
+          help: "Search the files under directory operands (or the working directory), in name order; links inside are not followed.")
+    var recursive = false
+
+    @Option(name: [.customShort("g"), .customLong("glob")], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("With -r: search only the files that match GLOB (!GLOB: skip them); repeatable, the last match decides.",
+                               valueName: "GLOB"))
+    var globs: [String] = []
 
     @Flag(name: [.customShort("v"), .customLong("invert")], help: "Select, count or test the stanzas that have no result (alone: like -s -v).")
     var invert = false
@@ -154,12 +193,19 @@ struct StanzaqCommand: ParsableCommand {
     /// `--log` becomes `--log=auto` before parsing, unless it is another option's value.
     static func normalising(_ arguments: [String]) -> [String] {
         let takingValues: Set<String> = ["-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace",
-                                         "--color", "--direction", "--fields", "--log"]
+                                         "--color", "--direction", "--fields", "--log", "-m", "--max-count",
+                                         "-A", "--after-context", "-B", "--before-context", "-C", "--context",
+                                         "-g", "--glob"]
         var result: [String] = []
         var afterTerminator = false
         for argument in arguments {
-            if !afterTerminator, argument == "--log", !(result.last.map(takingValues.contains) ?? false) {
+            let isValue = result.last.map(takingValues.contains) ?? false
+            if !afterTerminator, argument == "--log", !isValue {
                 result.append("--log=" + detectedLogFormat)
+            } else if !afterTerminator, !isValue, let (option, number) = attachedNumber(argument) {
+                // grep's `-C2`, `-m1`: the number attached to its option.
+                result.append(option)
+                result.append(number)
             } else {
                 if argument == "--" { afterTerminator = true }
                 result.append(argument)
@@ -168,10 +214,18 @@ struct StanzaqCommand: ParsableCommand {
         return result
     }
 
+    /// `-A2`, `-B2`, `-C2`, `-m2`, as grep takes them: the option and its number.
+    private static func attachedNumber(_ argument: String) -> (String, String)? {
+        guard argument.count > 2, ["-A", "-B", "-C", "-m"].contains(String(argument.prefix(2))),
+              argument.dropFirst(2).allSatisfy(\.isASCII), argument.dropFirst(2).allSatisfy(\.isNumber) else { return nil }
+        return (String(argument.prefix(2)), String(argument.dropFirst(2)))
+    }
+
     func validate() throws {
-        if [quiet, count, select].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of -q, -c and -s")
+        if [quiet, count, select, filesWithMatches, filesWithoutMatch].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of -q, -c, -s, -l and -L")
         }
+        try validateGrepOptions()
         if null && join { throw ValidationError("choose one of -0 and -j") }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
         if monal && caseSensitive {
@@ -185,6 +239,49 @@ struct StanzaqCommand: ParsableCommand {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
         _ = try namespaces()
+    }
+
+    /// The options of grep's habits (stanzaq(1), `-l`, `-m`, `-A`, `-r`, `--pair`):
+    /// numbers in range, and nothing they cannot go with.
+    private func validateGrepOptions() throws {
+        for (name, value) in [("-m", maxCount), ("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
+            if let value, value < 0 { throw ValidationError("\(name) needs a number of 0 or more, not \(value)") }
+        }
+        let listsFiles = filesWithMatches || filesWithoutMatch
+        let listing = filesWithMatches ? "-l" : "-L"
+        let selects = select || (invert && !quiet && !count && !listsFiles)
+        let contextOption = afterContext != nil ? "-A" : beforeContext != nil ? "-B" : context != nil ? "-C" : nil
+        if interactive, let option = [(recursive, "-r"), (!globs.isEmpty, "-g"), (listsFiles, listing), (maxCount != nil, "-m"),
+                                       (contextOption != nil, contextOption ?? ""), (pair, "--pair")].first(where: \.0)?.1 {
+            throw ValidationError("\(option) is for searches, not the REPL (-i)")
+        }
+        // The modes that print no stanza.
+        let summary = listsFiles ? listing : count ? "-c" : quiet ? "-q" : nil
+        if let contextOption {
+            if let summary { throw ValidationError("\(contextOption) prints stanzas around selected ones, which \(summary) does not print") }
+            if !selects { throw ValidationError("\(contextOption) prints stanzas around selected ones: add -s") }
+            if pair { throw ValidationError("choose one of \(contextOption) and --pair") }
+        }
+        if pair && !selects {
+            throw ValidationError(summary.map { "--pair prints stanzas, which \($0) does not print" } ?? "--pair prints the partners of selected stanzas: add -s")
+        }
+        if listsFiles {
+            if stanzaNumber { throw ValidationError("\(listing) prints file names, which have no stanza number (-n)") }
+            if lineNumber || fields != nil { throw ValidationError("\(listing) prints file names, which have no log fields (--line-number, --fields)") }
+        }
+        if !globs.isEmpty && !recursive { throw ValidationError("-g filters the files -r finds: add -r") }
+        do {
+            _ = try GlobFilter(globs)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if recursive && follow { throw ValidationError("--follow follows one file, not a directory (-r)") }
+    }
+
+    /// How many stanzas to print around selected ones: `-A`/`-B` win over `-C`, as in grep.
+    private var stanzaContext: StanzaContext? {
+        guard afterContext != nil || beforeContext != nil || context != nil else { return nil }
+        return StanzaContext(before: beforeContext ?? context ?? 0, after: afterContext ?? context ?? 0)
     }
 
     /// How to read the inputs: `--xml`, `--log[=FORMAT]`, or recognise each.
@@ -232,7 +329,6 @@ struct StanzaqCommand: ParsableCommand {
             return 0
         }
         let options = try searchOptions(queries: compile(texts), environment: environment)
-        if paths.isEmpty { paths = ["-"] }
         if follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         if environment.handlesSignals { Interruption.install(.search) }
 
@@ -253,7 +349,8 @@ struct StanzaqCommand: ParsableCommand {
     private func searchOptions(queries: [Query], environment: CommandEnvironment) throws -> SearchOptions {
         let useColor = color == .always || (color == .auto && environment.stdoutIsTerminal && !environment.noColor)
         var options = SearchOptions(queries: queries)
-        options.report = quiet ? .quiet : count ? .count : (select || invert) ? .stanzas : .results
+        options.report = quiet ? .quiet : count ? .count : filesWithMatches ? .files(without: false)
+            : filesWithoutMatch ? .files(without: true) : (select || invert) ? .stanzas : .results
         options.invert = invert
         options.firstOnly = first
         options.strict = strict
@@ -272,6 +369,15 @@ struct StanzaqCommand: ParsableCommand {
         options.follow = follow
         environment.output.lineBuffered = lineBuffered || environment.stdoutIsTerminal || follow
         options.directory = environment.directory
+        options.recursive = recursive
+        do {
+            options.globs = try GlobFilter(globs)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        options.maxCount = maxCount
+        options.context = stanzaContext
+        options.pairs = pair
         return options
     }
 

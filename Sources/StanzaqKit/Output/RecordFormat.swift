@@ -39,9 +39,16 @@ public struct RecordFormatter {
     /// `--line-number`): prefixes in text, keys in JSON, leading columns in TSV.
     public var fields: [LogFieldName] = []
 
-    /// Appends the record for one value.
-    func writeRecord(file: String, stanza: Int, source: StanzaSource? = nil, value: QueryValue, into out: inout [UInt8]) {
-        writeEnvelope(file: file, stanza: stanza, source: source, into: &out) { out in
+    /// Whether records tell context from selected stanzas (`-A`, `-B`, `-C`,
+    /// `--pair`): in text, prefixes end with `-` instead of `:` for context, as grep's
+    /// do; in JSON, every record is an object with the key `context`.
+    public var marksContext = false
+
+    /// Appends the record for one value; `context`: a stanza printed around a
+    /// selected one (see ``marksContext``).
+    func writeRecord(file: String, stanza: Int, source: StanzaSource? = nil, value: QueryValue, context: Bool = false,
+                     into out: inout [UInt8]) {
+        writeEnvelope(file: file, stanza: stanza, source: source, context: context, into: &out) { out in
             if format == .json { value.writeJSON(into: &out, options: render) } else { value.writeText(into: &out, options: render) }
         }
     }
@@ -72,9 +79,9 @@ public struct RecordFormatter {
 
     /// The prefixes (or, in JSON, the `{"file","stanza","value"}` object) around a
     /// record's value, and the record separator after it.
-    private func writeEnvelope(file: String, stanza: Int, source: StanzaSource?, columns: Bool = true,
+    private func writeEnvelope(file: String, stanza: Int, source: StanzaSource?, columns: Bool = true, context: Bool = false,
                                into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
-        if format == .json && (withFilename || withStanzaNumber || !fields.isEmpty) {
+        if format == .json && (withFilename || withStanzaNumber || !fields.isEmpty || marksContext) {
             var object = JSONObjectWriter(into: &out)
             if withFilename { object.member("file", string: file, into: &out) }
             if withStanzaNumber { object.member("stanza", literal: String(stanza), into: &out) }
@@ -82,13 +89,15 @@ public struct RecordFormatter {
                 object.key(field.key, into: &out)
                 if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
             }
+            if marksContext { object.member("context", literal: context ? "true" : "false", into: &out) }
             object.key("value", into: &out)
             value(&out)
             object.close(into: &out)
         } else {
             if format != .json {
-                writePrefixes(file: file, stanza: stanza, into: &out)
-                if columns { writeFieldPrefixes(source, into: &out) }
+                let mark: UInt8 = context ? UInt8(ascii: "-") : UInt8(ascii: ":")
+                writePrefixes(file: file, stanza: stanza, mark: mark, into: &out)
+                if columns { writeFieldPrefixes(source, mark: mark, into: &out) }
             }
             value(&out)
         }
@@ -115,30 +124,58 @@ public struct RecordFormatter {
         return out
     }
 
-    private func writePrefixes(file: String, stanza: Int, into out: inout [UInt8]) {
-        if withFilename { writePrefix(file, color: colors?.file, into: &out) }
-        if withStanzaNumber { writePrefix(String(stanza), color: colors?.number, into: &out) }
+    /// The line between two groups of stanzas that are not next to each other
+    /// (context, `--pair`): `--`, as grep writes it; nothing in JSON, whose records
+    /// say `context` and can be told apart by their stanza numbers.
+    func groupSeparator() -> [UInt8] {
+        guard format != .json else { return [] }
+        var out: [UInt8] = []
+        if let colors { out.append(contentsOf: (colors.separator + "--" + colors.reset).utf8) } else { out.append(contentsOf: "--".utf8) }
+        out.append(contentsOf: separator)
+        return out
+    }
+
+    /// The name of an input (`-l`, `-L`): a JSON string in JSON; else the name
+    /// with its control characters escaped as in prefixes, except with `-0`,
+    /// which ends it with NUL for `xargs -0` and so writes it as it is.
+    func fileNameRecord(_ file: String) -> [UInt8] {
+        var out: [UInt8] = []
+        if format == .json {
+            QueryValue.string(file).writeJSON(into: &out, options: render)
+        } else {
+            let text = separator == [0] ? file : file.escapingControlCharacters
+            if let colors { out.append(contentsOf: (colors.file + text + colors.reset).utf8) } else { out.append(contentsOf: text.utf8) }
+        }
+        out.append(contentsOf: separator)
+        return out
+    }
+
+    private func writePrefixes(file: String, stanza: Int, mark: UInt8, into out: inout [UInt8]) {
+        if withFilename { writePrefix(file, color: colors?.file, mark: mark, into: &out) }
+        if withStanzaNumber { writePrefix(String(stanza), color: colors?.number, mark: mark, into: &out) }
     }
 
     /// The fields as prefixes (`LINE:`, `TIME:`, …); an unknown one is empty.
-    private func writeFieldPrefixes(_ source: StanzaSource?, into out: inout [UInt8]) {
+    private func writeFieldPrefixes(_ source: StanzaSource?, mark: UInt8 = UInt8(ascii: ":"), into out: inout [UInt8]) {
         for field in fields {
             var text: [UInt8] = []
             if let value = field.value(in: source) { value.writeText(into: &text, options: render) }
-            writePrefix(String(decoding: text, as: UTF8.self), color: field == .line ? colors?.number : nil, into: &out)
+            writePrefix(String(decoding: text, as: UTF8.self), color: field == .line ? colors?.number : nil, mark: mark, into: &out)
         }
     }
 
     /// A prefix (a file name, a stanza number, a log field) with its control
     /// characters escaped: a name holding a newline must not start a forged record,
     /// nor an escape drive the terminal. Values are data and stay as they are.
-    private func writePrefix(_ unescaped: String, color: String?, into out: inout [UInt8]) {
+    private func writePrefix(_ unescaped: String, color: String?, mark: UInt8 = UInt8(ascii: ":"), into out: inout [UInt8]) {
         let text = unescaped.escapingControlCharacters
         if let colors, let color {
-            out.append(contentsOf: (color + text + colors.reset + colors.separator + ":" + colors.reset).utf8)
+            out.append(contentsOf: (color + text + colors.reset + colors.separator).utf8)
+            out.append(mark)
+            out.append(contentsOf: colors.reset.utf8)
         } else {
             out.append(contentsOf: text.utf8)
-            out.append(UInt8(ascii: ":"))
+            out.append(mark)
         }
     }
 

@@ -4,7 +4,7 @@ import StanzaQuery
 /// their results count, and how they are printed.
 public struct SearchOptions {
     /// What to print for the stanzas that have (or, with ``invert``, lack) results.
-    public enum Report: Sendable {
+    public enum Report: Equatable, Sendable {
         /// The results (one record each, or one row per stanza).
         case results
         /// Each such stanza whole (`-s`).
@@ -13,6 +13,8 @@ public struct SearchOptions {
         case count
         /// Nothing; stop at the first one (`-q`).
         case quiet
+        /// The names of the inputs that have one (`-l`), or, `without`, none (`-L`).
+        case files(without: Bool)
     }
 
     public var queries: [Query]
@@ -47,6 +49,17 @@ public struct SearchOptions {
     public var follow = false
     /// Where relative paths are opened (`AT_FDCWD`: the working directory).
     public var directory: Int32 = AT_FDCWD
+    /// Search the files under directory operands (`-r`).
+    public var recursive = false
+    /// Which files found under directories are searched (`-g`).
+    public var globs = GlobFilter()
+    /// Stop reading an input after this many stanzas that count (`-m`).
+    public var maxCount: Int?
+    /// With ``Report/stanzas``: the stanzas to print before and after each one
+    /// (`-B`, `-A`, `-C`), with `--` between groups.
+    public var context: StanzaContext?
+    /// With ``Report/stanzas``: print the request or response of each iq (`--pair`).
+    public var pairs = false
 
     public init(queries: [Query]) {
         self.queries = queries
@@ -67,6 +80,7 @@ public struct SearchOptions {
         var formatter = RecordFormatter(format: effectiveFormat, render: render, separator: separator,
                                         withFilename: withFilename, withStanzaNumber: withStanzaNumber, colors: colors)
         formatter.fields = fields
+        formatter.marksContext = report == .stanzas && (context != nil || pairs)
         return formatter
     }
 
@@ -75,9 +89,24 @@ public struct SearchOptions {
         switch report {
         case .results where printsRows: return RowSink(formatter: formatter, output: output)
         case .results: return ResultSink(formatter: formatter, output: output, firstOnly: firstOnly)
-        case .stanzas: return StanzaSink(formatter: formatter, output: output, invert: invert)
+        case .stanzas where pairs: return PairSink(formatter: formatter, output: output, invert: invert)
+        case .stanzas:
+            if let context { return ContextSink(formatter: formatter, output: output, invert: invert, context: context) }
+            return StanzaSink(formatter: formatter, output: output, invert: invert)
+        case .files(let without): return FileNameSink(formatter: formatter, output: output, invert: invert, without: without)
         case .count: return CountSink(formatter: formatter, output: output, invert: invert)
         case .quiet: return QuietSink(invert: invert)
         }
+    }
+}
+
+/// How many stanzas to print around each selected one (`-B`, `-A`, `-C`).
+public struct StanzaContext: Equatable, Sendable {
+    public var before: Int
+    public var after: Int
+
+    public init(before: Int, after: Int) {
+        self.before = before
+        self.after = after
     }
 }

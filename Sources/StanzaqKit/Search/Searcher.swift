@@ -35,18 +35,29 @@ public final class Searcher {
         return sink.stopsAtFirstMatch && matched ? 0 : failed ? 2 : (matched ? 0 : 1)
     }
 
-    /// Searches the inputs in order ("-" is standard input), then ends the search
-    /// (a total count). Throws when the output cannot be written; ``status`` still
-    /// tells what was found until then.
+    /// Searches the inputs the operands name, in order ("-" is standard input; no
+    /// operand: standard input, or with `-r` the working directory), then ends the
+    /// search (a total count). Throws when the output cannot be written; ``status``
+    /// still tells what was found until then.
     public func run(paths: [String]) throws(OutputError) {
-        try run(paths: paths, sink: sink)
+        try run(FileWalk(operands: paths, recursive: options.recursive, filter: options.globs, directory: options.directory))
+    }
+
+    /// Searches the inputs of `walk`, in its order.
+    public func run(_ walk: some Sequence<WalkItem>) throws(OutputError) {
+        try run(walk, sink: sink)
     }
 
     // Generic over the sink so that release builds call it directly.
-    private func run<Sink: SearchSink>(paths: [String], sink: Sink) throws(OutputError) {
+    private func run<Sink: SearchSink>(_ walk: some Sequence<WalkItem>, sink: Sink) throws(OutputError) {
         var total = 0
-        for path in paths {
-            total += try search(path: path, sink: sink)
+        for item in walk {
+            switch item {
+            case .input(let path):
+                total += try search(path: path, sink: sink)
+            case .unreadableDirectory(let path, let code):
+                try report(.opening(path, errno: code), sink: sink)
+            }
             if sink.stopsAtFirstMatch && matched { return }
             // Ctrl-C: the records written so far are whole; a count would not be.
             if Interruption.isRequested { try sink.flush(); return }
@@ -72,6 +83,8 @@ public final class Searcher {
         var count = 0
         var number = 0
         var outputError: OutputError?
+        // After this many stanzas that count, the input has given what is asked (`-m`, `-l`).
+        let limit = [options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         let depth: Int?
         if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (While a prefix of the queries' is still to be seen bound, a
@@ -86,14 +99,22 @@ public final class Searcher {
         let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
             self.unboundPrefixes.observe(stanza)
             number += 1
+            if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
             if let direction = self.options.direction, source?.direction != direction { return self.goesOn(sink) }
+            let place = StanzaPlace(file: name, number: number, source: source)
             do {
-                if try self.handle(stanza, in: StanzaPlace(file: name, number: number, source: source), sink: sink) { count += 1 }
+                if let limit, count >= limit {
+                    // Past the last stanza that counts: only shown (as trailing context), not evaluated.
+                    try sink.passed(stanza, in: place)
+                } else if try self.handle(stanza, in: place, sink: sink) {
+                    count += 1
+                }
                 try sink.endStanza()
             } catch {
                 outputError = error as? OutputError
                 return false
             }
+            if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
             return self.goesOn(sink)
         }
         var xmlReader: StanzaReader?
@@ -260,7 +281,10 @@ public final class Searcher {
                     try reportEvaluation(error, of: query, in: place, sink: sink)
                 }
             }
-            guard hasResult != invert else { return false }
+            guard hasResult != invert else {
+                try sink.passed(stanza, in: place)
+                return false
+            }
             matched = true
             try sink.counted(stanza, in: place)
             return true

@@ -5,8 +5,8 @@ import StanzaQuery
 /// ``evaluation`` asks for, then calls the methods that go with it; a sink
 /// never reads the inputs and the searcher never formats.
 ///
-/// New outputs (files with matches, context, one record per element) are new
-/// sinks; the searcher stays as it is.
+/// Each output is a sink (files with matches, context, iq pairs); the searcher
+/// stays as it is.
 public protocol SearchSink: AnyObject {
     /// What the searcher evaluates on each stanza for this sink.
     var evaluation: Evaluation { get }
@@ -15,6 +15,12 @@ public protocol SearchSink: AnyObject {
     var needsWholeStanzas: Bool { get }
     /// Whether the search ends at the first stanza that counts (`-q`).
     var stopsAtFirstMatch: Bool { get }
+    /// After how many stanzas that count the sink has seen enough of an input
+    /// (`-l`: one); `nil`: all of them.
+    var stanzasPerInput: Int? { get }
+    /// Whether the sink still shows stanzas that do not count (trailing context,
+    /// a response awaited), so that reading goes on after the last one that counts.
+    var wantsMoreStanzas: Bool { get }
 
     /// A result (``Evaluation/results(firstOnly:)``), in document order.
     func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError)
@@ -23,6 +29,9 @@ public protocol SearchSink: AnyObject {
     /// A stanza that counts (``Evaluation/test(invert:)``): it has a result, or,
     /// inverted, none.
     func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError)
+    /// A stanza that does not count (``Evaluation/test(invert:)``), or one read after
+    /// the last that counts, while ``wantsMoreStanzas``: context.
+    func passed(_ element: Element, in stanza: StanzaPlace) throws(OutputError)
     /// The end of one stanza's records.
     func endStanza() throws(OutputError)
     /// The end of one input, with how many of its stanzas counted.
@@ -54,9 +63,12 @@ public struct StanzaPlace {
 extension SearchSink {
     public var needsWholeStanzas: Bool { false }
     public var stopsAtFirstMatch: Bool { false }
+    public var stanzasPerInput: Int? { nil }
+    public var wantsMoreStanzas: Bool { false }
     public func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError) {}
     public func row(_ values: [QueryValue?], in stanza: StanzaPlace) throws(OutputError) {}
     public func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {}
+    public func passed(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {}
     public func endStanza() throws(OutputError) {}
     public func endInput(_ file: String, count: Int) throws(OutputError) {}
     public func endSearch(count: Int) throws(OutputError) {}
