@@ -143,7 +143,7 @@ struct StanzaqCommand: ParsableCommand {
     var pretty = false
 
     @Option(help: ArgumentHelp("Colour XML and prefixes: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "WHEN"))
-    var color: ColorChoice = .auto
+    var color: ColorChoice?
 
     @Flag(help: "Flush the output after each stanza (the default on a terminal).")
     var lineBuffered = false
@@ -308,9 +308,16 @@ struct StanzaqCommand: ParsableCommand {
     func execute(in environment: CommandEnvironment) throws -> Int32 {
         var texts = queries
         var paths = positionals
-        if interactive || (texts.isEmpty && paths.isEmpty && environment.stdinIsTerminal && !explain) {
+        let notForTheREPL = optionsNotForTheREPL
+        if interactive && !notForTheREPL.isEmpty {
+            let list = notForTheREPL.joined(separator: ", ")
+            throw Diagnostic("\(list) \(notForTheREPL.count == 1 ? "does" : "do") not apply to the REPL (-i)")
+        }
+        // With no query on a terminal, the REPL starts, unless an option says a search was meant.
+        if interactive || (texts.isEmpty && paths.isEmpty && environment.stdinIsTerminal && notForTheREPL.isEmpty) {
             return runREPL(files: paths, arguments: arguments, defaultNamespace: defaultNamespace,
-                           firstOnly: first, format: output ?? (json ? .json : .text), options: queryOptions,
+                           firstOnly: first, format: output ?? (json ? .json : .text),
+                           render: RenderOptions(epoch: epoch, pretty: pretty), options: queryOptions,
                            in: environment)
         }
         if texts.isEmpty {
@@ -345,8 +352,23 @@ struct StanzaqCommand: ParsableCommand {
         return searcher.status
     }
 
+    /// The options given that mean nothing in the REPL, which takes only -a, -o/--json,
+    /// --first, -N, --ns, --case-sensitive, --monal, --epoch and --pretty (stanzaq(1), REPL).
+    private var optionsNotForTheREPL: [String] {
+        let given: [(Bool, String)] = [
+            (!queries.isEmpty, "-e/--query"), (quiet, "-q/--quiet"), (count, "-c/--count"), (select, "-s/--select"),
+            (invert, "-v/--invert"), (null, "-0/--null"), (join, "-j/--join"), (withFilename, "-H/--with-filename"),
+            (stanzaNumber, "-n/--stanza-number"), (strict, "--strict"), (color != nil, "--color"),
+            (lineBuffered, "--line-buffered"), (explain, "--explain"), (log != nil, "--log"), (xml, "--xml"),
+            (direction != nil, "--direction"), (fields != nil, "--fields"), (lineNumber, "--line-number"),
+            (follow, "--follow"),
+        ]
+        return given.filter(\.0).map(\.1)
+    }
+
     /// The options of a search, from the command line and the terminal.
     private func searchOptions(queries: [Query], environment: CommandEnvironment) throws -> SearchOptions {
+        let color = self.color ?? .auto
         let useColor = color == .always || (color == .auto && environment.stdoutIsTerminal && !environment.noColor)
         var options = SearchOptions(queries: queries)
         options.report = quiet ? .quiet : count ? .count : filesWithMatches ? .files(without: false)

@@ -425,6 +425,71 @@ final class ScriptedREPLTests: XCTestCase {
         XCTAssertEqual(result.status, 2)
     }
 
+    /// `:first`, `:default-namespace` and `:output` without an argument show their
+    /// state; `-` clears the default namespace; `:output tsv` escapes each result.
+    func testSettingsShowTheirState() throws {
+        let result = try script("""
+            :first
+            :first on
+            :first
+            :default-namespace
+            :default-namespace jabber:client
+            :default-namespace
+            <message><body>one\ttab</body><body>two</body></message>
+            {jabber:client}body#
+            :default-namespace -
+            :default-namespace
+            :output
+            :output tsv
+            :output
+            :first off
+            body#
+            :output xml
+
+            """)
+        XCTAssertEqual(result.output, """
+            first: off
+            first: on
+            no default namespace
+            default namespace: jabber:client
+            one\ttab
+            no default namespace
+            output: text
+            output: tsv
+            one\\ttab
+            two
+
+            """)
+        XCTAssertEqual(result.stderr, "stanzaq: error: usage: :output [text|json|tsv]\n")
+        XCTAssertEqual(result.status, 2)
+    }
+
+    /// `~` and `~/…` in `:load` are the home directory, as in a shell.
+    func testTildeIsTheHomeDirectory() throws {
+        let home = try ScratchDirectory()
+        try home.write("x.xml", "<message id='home'/>\n")
+        let result = try Runner.stanzaq(["-i"], stdin: .text(":load ~/x.xml\n/@id\n:load '~/x.xml'\n"),
+                                        environment: ["HOME": home.url.path])
+        XCTAssertEqual(result.output, "home\n")
+        XCTAssertEqual(result.stderr, "stanzaq: error: ~/x.xml: No such file or directory\n")
+        XCTAssertEqual(result.status, 2)
+    }
+
+    /// Options that mean nothing in the REPL are refused, not silently ignored.
+    func testOptionsThatDoNotApplyAreRejected() throws {
+        let result = try Runner.stanzaq(["-i", "-c", "capture.xml"])
+        XCTAssertEqual(result.output, "")
+        XCTAssertEqual(result.stderr, "stanzaq: error: -c/--count does not apply to the REPL (-i)\n")
+        XCTAssertEqual(result.status, 2)
+        let several = try Runner.stanzaq(["-i", "-H", "--color", "never", "-e", "/@id", "capture.xml"])
+        XCTAssertEqual(several.stderr, "stanzaq: error: -e/--query, -H/--with-filename, --color do not apply to the REPL (-i)\n")
+        XCTAssertEqual(several.status, 2)
+        let epoch = try Runner.stanzaq(["-i", "--epoch", "--json", "message-delay.xml"],
+                                       stdin: .text("{urn:xmpp:delay}delay@stamp|datetime\n"))
+        XCTAssertEqual(epoch.output, "1031699305\n")
+        XCTAssertEqual(epoch.status, 0)
+    }
+
     func testPasteLeftOpenAtTheEndOfTheScriptIsAnError() throws {
         let result = try script("<message><body>one</body>\n")
         XCTAssertEqual(result.output, "")

@@ -33,6 +33,13 @@ struct REPLCommand: Sendable {
 struct REPLArguments {
     /// Split as a shell splits words (``REPLCommand/Arguments/words``).
     var words: [String] = []
+    /// For each word, whether it starts with a `~` no quote or backslash protects.
+    var tildes: [Bool] = []
+
+    /// Word `index`, a file name: a leading unprotected `~` is expanded.
+    func path(_ index: Int, environment: (String) -> String?) -> String {
+        tildes[index] ? expandingTilde(words[index], environment: environment) : words[index]
+    }
     /// The rest of the line, without surrounding spaces (``REPLCommand/Arguments/text``).
     var text = ""
 }
@@ -41,14 +48,21 @@ struct REPLArguments {
 /// separate words; `'…'` keeps everything; `"…"` keeps everything but `\"` and `\\`;
 /// a backslash elsewhere keeps the next character. Throws on an unclosed quote.
 func shellWords(_ line: String) throws(Diagnostic) -> [String] {
-    var words: [String] = []
+    try shellWordsMarkingTildes(line).map(\.word)
+}
+
+/// ``shellWords(_:)``, each word with whether it starts with a `~` left unquoted.
+func shellWordsMarkingTildes(_ line: String) throws(Diagnostic) -> [(word: String, tilde: Bool)] {
+    var words: [(word: String, tilde: Bool)] = []
     var word = ""
     var inWord = false
+    var tilde = false
     var iterator = line.makeIterator()
     while let character = iterator.next() {
+        if !inWord { tilde = character == "~" }
         switch character {
         case " ", "\t":
-            if inWord { words.append(word); word = ""; inWord = false }
+            if inWord { words.append((word, tilde)); word = ""; inWord = false }
         case "'":
             inWord = true
             while true {
@@ -75,6 +89,22 @@ func shellWords(_ line: String) throws(Diagnostic) -> [String] {
             word.append(character)
         }
     }
-    if inWord { words.append(word) }
+    if inWord { words.append((word, tilde)) }
     return words
+}
+
+/// `path` with a leading `~` (the home directory, `$HOME`) or `~user` (that user's,
+/// from the password database) expanded, as a shell expands it; otherwise as it is.
+func expandingTilde(_ path: String, environment: (String) -> String?) -> String {
+    guard path.first == "~" else { return path }
+    let slash = path.firstIndex(of: "/") ?? path.endIndex
+    let user = String(path[path.index(after: path.startIndex)..<slash])
+    let home: String?
+    if user.isEmpty {
+        home = environment("HOME") ?? getpwuid(getuid()).map { String(cString: $0.pointee.pw_dir) }
+    } else {
+        home = getpwnam(user).map { String(cString: $0.pointee.pw_dir) }
+    }
+    guard let home else { return path }
+    return home + path[slash...]
 }

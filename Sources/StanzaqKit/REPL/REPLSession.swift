@@ -14,12 +14,16 @@ public final class REPLSession {
     private(set) var current: Int?
     public var arguments: [String] = []
     public var format: OutputFormat = .text
+    /// How values are written (--epoch, --pretty).
+    public var render = RenderOptions()
     public var firstOnly = false
     public var defaultNamespace: String?
     /// How queries are compiled (--case-sensitive, --monal).
     public var options = QueryOptions()
     /// Where relative paths are opened.
     public var directory: Int32 = AT_FDCWD
+    /// The environment variables (HOME, for `~` in file names).
+    public var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
     /// Whether any line failed (the exit status of a script).
     public private(set) var failed = false
     /// XML being pasted over several lines, and what it gave so far.
@@ -70,7 +74,8 @@ public final class REPLSession {
                     help: "load the stanzas of FILE (the last becomes current)", completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
             guard arguments.words.count == 1 else { return try session.usage(":load FILE") }
             let before = session.stanzas.count
-            if try session.load(path: arguments.words[0]), let current = session.current {
+            if try session.load(path: arguments.path(0, environment: session.environment)),
+               let current = session.current {
                 try session.noteLoaded(session.stanzas.count - before, current: current)
             }
             return true
@@ -105,30 +110,43 @@ public final class REPLSession {
             }
             return true
         },
-        REPLCommand(name: ":output", arguments: .words, usage: ":output text|json", help: "how results are printed",
-                    completion: .choices(["json", "text"])) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
-            guard arguments.words.count == 1, let format = OutputFormat(rawValue: arguments.words[0]), format != .tsv else {
-                return try session.usage(":output text|json")
+        REPLCommand(name: ":output", arguments: .words, usage: ":output [text|json|tsv]", help: "how results are printed (none: show it)",
+                    completion: .choices(OutputFormat.allCases.map(\.rawValue))) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            if arguments.words.isEmpty {
+                try session.say("output: \(session.format.rawValue)")
+                return true
+            }
+            guard arguments.words.count == 1, let format = OutputFormat(rawValue: arguments.words[0]) else {
+                return try session.usage(":output [text|json|tsv]")
             }
             session.format = format
             try session.note("output: \(format.rawValue)")
             return true
         },
-        REPLCommand(name: ":first", arguments: .words, usage: ":first on|off", help: "only the first result of each query",
+        REPLCommand(name: ":first", arguments: .words, usage: ":first [on|off]", help: "only the first result of each query (none: show it)",
                     completion: .choices(["off", "on"])) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
             switch arguments.words {
+            case []:
+                try session.say("first: \(session.firstOnly ? "on" : "off")")
+                return true
             case ["on"]: session.firstOnly = true
             case ["off"]: session.firstOnly = false
-            default: return try session.usage(":first on|off")
+            default: return try session.usage(":first [on|off]")
             }
             try session.note("first: \(arguments.words[0])")
             return true
         },
-        REPLCommand(name: ":default-namespace", arguments: .words, usage: ":default-namespace [NS]",
-                    help: "namespace for stanzas loaded without one (none: unset)") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
-            guard arguments.words.count <= 1 else { return try session.usage(":default-namespace [NS]") }
-            session.defaultNamespace = arguments.words.first
-            try session.note(session.defaultNamespace.map { "default namespace for new stanzas: \($0)" } ?? "no default namespace")
+        REPLCommand(name: ":default-namespace", arguments: .words, usage: ":default-namespace [NS|-]",
+                    help: "namespace for stanzas loaded without one (-: none; none: show it)") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            switch arguments.words.count {
+            case 0:
+                try session.say(session.defaultNamespace.map { "default namespace: \($0)" } ?? "no default namespace")
+            case 1:
+                session.defaultNamespace = arguments.words[0] == "-" ? nil : arguments.words[0]
+                try session.note(session.defaultNamespace.map { "default namespace for new stanzas: \($0)" } ?? "no default namespace")
+            default:
+                return try session.usage(":default-namespace [NS|-]")
+            }
             return true
         },
         REPLCommand(name: ":explain", arguments: .text, usage: ":explain QUERY", help: "how QUERY is read",
@@ -281,7 +299,9 @@ public final class REPLSession {
             break
         case .words:
             do {
-                arguments.words = try shellWords(rest)
+                let words = try shellWordsMarkingTildes(rest)
+                arguments.words = words.map(\.word)
+                arguments.tildes = words.map(\.tilde)
             } catch {
                 try fail(error)
                 return true
@@ -326,7 +346,7 @@ public final class REPLSession {
             return
         }
         guard let targets else { _ = try noStanza(); return }
-        let formatter = RecordFormatter(format: format, withFilename: prefixes, withStanzaNumber: prefixes)
+        let formatter = RecordFormatter(format: format, render: render, withFilename: prefixes, withStanzaNumber: prefixes)
         var any = false
         for (element, loaded) in targets {
             // Ctrl-C ends `:all` between stanzas, as it ends a search (on a terminal
@@ -346,7 +366,11 @@ public final class REPLSession {
             for value in results {
                 any = true
                 try output.writeRecord {
-                    formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, value: value, into: &$0)
+                    if format == .tsv {
+                        formatter.writeRow(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, values: [value], into: &$0)
+                    } else {
+                        formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, value: value, into: &$0)
+                    }
                 }
             }
             try output.endStanza()

@@ -7,14 +7,15 @@ import StanzaqKit
 /// completion; Ctrl-D exits 0. Otherwise lines are read plainly, one command
 /// or query each, and the status is 2 if any failed.
 func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
-             options: QueryOptions, in environment: CommandEnvironment) -> Int32 {
+             render: RenderOptions, options: QueryOptions, in environment: CommandEnvironment) -> Int32 {
     let session = REPLSession(output: environment.output, diagnostics: environment.diagnostics,
                               isTerminal: environment.stdoutIsTerminal, defaultNamespace: defaultNamespace)
     session.options = options
     session.directory = environment.directory
     session.arguments = arguments
     session.firstOnly = firstOnly
-    session.format = format == .json ? .json : .text
+    session.format = format
+    session.render = render
     do {
         for file in files { try session.load(path: file) }
         guard environment.stdinIsTerminal else {
