@@ -361,7 +361,10 @@ struct StanzaqCommand: ParsableCommand {
             (stanzaNumber, "-n/--stanza-number"), (strict, "--strict"), (color != nil, "--color"),
             (lineBuffered, "--line-buffered"), (explain, "--explain"), (log != nil, "--log"), (xml, "--xml"),
             (direction != nil, "--direction"), (fields != nil, "--fields"), (lineNumber, "--line-number"),
-            (follow, "--follow"),
+            (follow, "--follow"), (filesWithMatches, "-l/--files-with-matches"),
+            (filesWithoutMatch, "-L/--files-without-match"), (maxCount != nil, "-m/--max-count"),
+            (afterContext != nil, "-A/--after-context"), (beforeContext != nil, "-B/--before-context"),
+            (context != nil, "-C/--context"), (pair, "--pair"), (recursive, "-r/--recursive"), (!globs.isEmpty, "-g/--glob"),
         ]
         return given.filter(\.0).map(\.1)
     }
