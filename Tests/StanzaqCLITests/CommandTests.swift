@@ -24,7 +24,9 @@ final class CommandTests: CLITestCase {
                            "-v, --invert", "-o, --output", "--json", "-0, --null", "-j, --join",
                            "-H, --with-filename", "-n, --stanza-number", "-N, --default-namespace", "--strict",
                            "--epoch", "--pretty", "--color", "--line-buffered", "-i, --interactive", "--explain",
-                           "--version", "-h, --help"] {
+                           "--version", "-h, --help", "-l, --files-with-matches", "-L, --files-without-match",
+                           "-m, --max-count", "-A, --after-context", "-B, --before-context", "-C, --context", "--pair",
+                           "-r, --recursive", "-g, --glob"] {
                 XCTAssertTrue(help.contains(option), "\(flag) does not list \(option)")
             }
         }

@@ -223,6 +223,25 @@ final class GrepOptionTests: CLITestCase {
             """, status: 0)
     }
 
+    /// Colours as grep's: the separator after a context stanza's prefixes and `--` in cyan,
+    /// file names magenta (also those of -l).
+    func testContextColours() throws {
+        let (magenta, green, cyan, reset) = ("\u{1B}[35m", "\u{1B}[32m", "\u{1B}[36m", "\u{1B}[0m")
+        let result = try InProcess.stanzaq(["--color", "always", "-s", "-H", "-n", "-A1", "/<id=q3>", "b.xml", "a.xml"],
+                                           in: scratch.url)
+        let prefix = "\(magenta)b.xml\(reset)\(cyan):\(reset)\(green)2\(reset)\(cyan):\(reset)"
+        XCTAssertTrue(result.output.hasPrefix(prefix), result.output.debugDescription)
+        let context = try InProcess.stanzaq(["--color", "always", "-s", "-H", "-n", "-C0", "/iq<type=result>", "a.xml", "b.xml"],
+                                            in: scratch.url)
+        XCTAssertTrue(context.output.hasPrefix("\(magenta)a.xml\(reset)\(cyan):\(reset)\(green)3\(reset)\(cyan):\(reset)"),
+                      context.output.debugDescription)
+        let after = try InProcess.stanzaq(["--color", "always", "-s", "-H", "-A1", "/presence<id=p1>", "a.xml"], in: scratch.url)
+        XCTAssertTrue(after.output.contains("\n\(magenta)a.xml\(reset)\(cyan)-\(reset)<"), after.output.debugDescription)
+        let groups = try InProcess.stanzaq(["--color", "always", "-s", "-C0", "body", "a.xml"], in: scratch.url)
+        XCTAssertTrue(groups.output.contains("\n\(cyan)--\(reset)\n"), groups.output.debugDescription)
+        try run(["--color", "always", "-l", "/presence", "a.xml", "b.xml"], stdout: "\(magenta)a.xml\(reset)\n\(magenta)b.xml\(reset)\n", status: 0)
+    }
+
     /// After the n-th stanza of -m, the stanzas after it are read for its context:
     /// printed as context, even one that has a result, as grep does.
     func testContextAfterMaxCount() throws {

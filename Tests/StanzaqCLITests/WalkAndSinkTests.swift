@@ -96,4 +96,19 @@ final class WalkAndSinkTests: XCTestCase {
         try output.flush()
         XCTAssertEqual(output.text, "4:<iq type='result' id='1'/>\n5:<iq type='get' id='2'/>\n7-<iq type='result' id='2'/>\n--\n1:<iq type='get' id='2'/>\n")
     }
+
+    /// Past its budget of bytes, the sink forgets the oldest requests first.
+    func testPairBudget() throws {
+        let output = Output.inMemory()
+        let sink = PairSink(formatter: RecordFormatter(format: .text, withStanzaNumber: true), output: output, invert: false,
+                            window: 100, budget: 200)
+        let all = try stanzas("<iq type='get' id='1'/><iq type='get' id='2'/><iq type='result' id='2'/><iq type='result' id='1'/>")
+        try sink.passed(all[0], in: StanzaPlace(file: "f", number: 1))
+        try sink.passed(all[1], in: StanzaPlace(file: "f", number: 2))
+        XCTAssertEqual(sink.heldStanzas, 1)
+        try sink.counted(all[2], in: StanzaPlace(file: "f", number: 3))
+        try sink.counted(all[3], in: StanzaPlace(file: "f", number: 4))
+        try output.flush()
+        XCTAssertEqual(output.text, "2-<iq type='get' id='2'/>\n3:<iq type='result' id='2'/>\n4:<iq type='result' id='1'/>\n")
+    }
 }
