@@ -131,6 +131,16 @@ final class RecursiveSearchTests: CLITestCase {
         }
     }
 
+    /// A name that is not UTF-8 cannot be named to be opened: said, not searched.
+    func testNameNotUTF8() throws {
+        let path = Array((scratch.url.appendingPathComponent("root/sub").path + "/").utf8CString.dropLast()) + [0x63, -0x17 /* 0xE9 */, 0x2E, 0x78, 0]
+        let descriptor = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        XCTAssertGreaterThanOrEqual(descriptor, 0)
+        close(descriptor)
+        try run(["-r", "-H", "body#", "root/sub"], stdout: "root/sub/c.xml:c\nroot/sub/deeper/d.xml:d\n",
+                stderr: "stanzaq: error: root/sub/c\u{FFFD}.x: the name is not UTF-8, so it cannot be searched (rename it)\n", status: 2)
+    }
+
     func testUsageErrors() throws {
         let usage = "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n"
         try run(["-g", "*.xml", "body#", "root"], stdout: "", stderr: "stanzaq: error: -g filters the files -r finds: add -r\n" + usage, status: 2)

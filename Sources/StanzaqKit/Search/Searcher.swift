@@ -57,6 +57,8 @@ public final class Searcher {
                 total += try search(path: path, sink: sink)
             case .unreadableDirectory(let path, let code):
                 try report(.opening(path, errno: code), sink: sink)
+            case .nameNotUTF8(let path):
+                try report(Diagnostic(.input(path), "the name is not UTF-8, so it cannot be searched (rename it)"), sink: sink)
             }
             if sink.stopsAtFirstMatch && matched { return }
             // Ctrl-C: the records written so far are whole; a count would not be.

@@ -4,6 +4,9 @@ public enum WalkItem: Equatable, Sendable {
     case input(String)
     /// A directory that could not be listed, with the `errno` of the failure.
     case unreadableDirectory(String, errno: Int32)
+    /// A file or directory whose name is not UTF-8 (shown with U+FFFD in its place):
+    /// it cannot be named to be opened, so it is reported instead.
+    case nameNotUTF8(String)
 }
 
 /// The inputs of a search, from the operands of the command line (stanzaq(1), `-r`):
@@ -20,6 +23,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
     private struct Entry {
         var name: String
         var isDirectory: Bool
+        var isUTF8 = true
     }
 
     /// A directory being listed.
@@ -62,6 +66,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
                 let path = Self.join(levels[last].path, entry.name)
                 let relative = Self.join(levels[last].relative, entry.name)
                 guard filter.admits(relative, isDirectory: entry.isDirectory) else { continue }
+                guard entry.isUTF8 else { return .nameNotUTF8(path) }
                 if !entry.isDirectory { return .input(path) }
                 if let failure = enter(path, relative: relative) { return failure }
                 continue
@@ -92,16 +97,19 @@ public struct FileWalk: Sequence, IteratorProtocol {
         var entries: [Entry] = []
         errno = 0
         while let record = readdir(stream) {
-            let name = withUnsafePointer(to: &record.pointee.d_name) {
-                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            var status = stat()
+            let (name, isUTF8, found) = withUnsafePointer(to: &record.pointee.d_name) { pointer in
+                let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)
+                // Not followed: a link found in the tree is skipped, whatever it points to.
+                let found = fstatat(dirfd(stream), bytes, &status, AT_SYMLINK_NOFOLLOW) == 0
+                if let name = String(validatingCString: bytes) { return (name, true, found) }
+                return (String(cString: bytes), false, found)
             }
             if name == "." || name == ".." { continue }
-            // Not followed: a link found in the tree is skipped, whatever it points to.
-            var status = stat()
-            guard fstatat(dirfd(stream), name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            guard found else { continue }
             let kind = status.st_mode & S_IFMT
             guard kind == S_IFDIR || kind == S_IFREG else { continue }
-            entries.append(Entry(name: name, isDirectory: kind == S_IFDIR))
+            entries.append(Entry(name: name, isDirectory: kind == S_IFDIR, isUTF8: isUTF8))
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         levels.append(Level(path: path, relative: relative, entries: entries))
