@@ -225,7 +225,8 @@ struct StanzaqCommand: ParsableCommand {
         if [quiet, count, select, filesWithMatches, filesWithoutMatch].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of -q, -c, -s, -l and -L")
         }
-        try validateGrepOptions()
+        // (The REPL refuses them all, in execute(in:).)
+        if !interactive { try validateGrepOptions() }
         if null && join { throw ValidationError("choose one of -0 and -j") }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
         if monal && caseSensitive {
@@ -251,10 +252,6 @@ struct StanzaqCommand: ParsableCommand {
         let listing = filesWithMatches ? "-l" : "-L"
         let selects = select || (invert && !quiet && !count && !listsFiles)
         let contextOption = afterContext != nil ? "-A" : beforeContext != nil ? "-B" : context != nil ? "-C" : nil
-        if interactive, let option = [(recursive, "-r"), (!globs.isEmpty, "-g"), (listsFiles, listing), (maxCount != nil, "-m"),
-                                       (contextOption != nil, contextOption ?? ""), (pair, "--pair")].first(where: \.0)?.1 {
-            throw ValidationError("\(option) is for searches, not the REPL (-i)")
-        }
         // The modes that print no stanza.
         let summary = listsFiles ? listing : count ? "-c" : quiet ? "-q" : nil
         if let contextOption {

@@ -260,7 +260,7 @@ final class GrepOptionTests: CLITestCase {
         try usageError(["-B", "1", "-q", "body", "a.xml"], "-B prints stanzas around selected ones, which -q does not print")
         try usageError(["-B", "1", "-e", "body", "-e", "/@id", "a.xml"], "-B prints stanzas around selected ones: add -s")
         try usageError(["-s", "-C", "1", "--pair", "body", "a.xml"], "choose one of -C and --pair")
-        try usageError(["-C", "1", "-i", "a.xml"], "-C is for searches, not the REPL (-i)")
+        try run(["-C", "1", "-i", "a.xml"], stdout: "", stderr: "stanzaq: error: -C/--context does not apply to the REPL (-i)\n", status: 2)
     }
 
     // MARK: --pair
