@@ -19,7 +19,10 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The language and the XML reader: no command line, no libedit.
-        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib"]),
+        // _FoundationICU is Foundation's own ICU (its regular expressions): named
+        // here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
+        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib"],
+                linkerSettings: [.linkedLibrary("_FoundationICU")]),
 
         // What the command line does, without the process: search options, the search
         // loop, one sink per kind of output, diagnostics, the REPL's commands.

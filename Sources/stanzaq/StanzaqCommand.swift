@@ -44,10 +44,18 @@ struct StanzaqCommand: ParsableCommand {
             Exit status: 0 if something was found, 1 if not, 2 on an error.
             The query language is described in stanzaq-query(7).
             """,
-        version: version
+        version: versionText
     )
 
-    @Argument(help: ArgumentHelp("The query, then the files to read (standard input if none, or -).", valueName: "QUERY|FILE"))
+    /// What `--version` prints: stanzaq's version, then those of the libraries whose
+    /// behaviour shows in its output, for bug reports (stanzaq(1), `--version`).
+    static var versionText: String {
+        "stanzaq \(version)\nlibxml2 \(LibraryVersions.libxml2)\nICU \(LibraryVersions.icu)"
+    }
+
+    // Shells complete file names here (the query first is typed, not completed).
+    @Argument(help: ArgumentHelp("The query, then the files to read (standard input if none, or -).", valueName: "QUERY|FILE"),
+              completion: .file())
     var positionals: [String] = []
 
     @Option(name: [.customShort("e"), .customLong("query")], parsing: .unconditionalSingleValue,
