@@ -52,9 +52,42 @@ final class KitTests: XCTestCase {
         XCTAssertEqual(Completion.complete(":output j", stanza: nil).candidates, ["json"])
         XCTAssertEqual(Completion.complete(":first o", stanza: nil).candidates, ["off", "on"])
         XCTAssertEqual(Completion.complete(":use 1", stanza: nil).candidates, [])
+        XCTAssertEqual(Completion.complete(":output ", stanza: nil).candidates, ["json", "text", "tsv"])
         let message = Element(name: "message", namespace: "jabber:client")
-        XCTAssertEqual(Completion.complete(":all me", stanza: message).candidates, ["message"])
+        XCTAssertEqual(Completion.complete(":all /me", stanza: message).candidates, ["message"])
         XCTAssertEqual(REPLSession.commands.map(\.name), [":help", ":load", ":list", ":use", ":show", ":args", ":output",
                                                           ":first", ":default-namespace", ":explain", ":all", ":quit"])
+    }
+
+    /// Completion by position: the children of what the path so far selects (in the
+    /// namespace given), the attributes of the element before `@` or `<`, the
+    /// namespaces of every loaded stanza after `{`.
+    func testCompletionByPosition() throws {
+        var stanzas: [Element] = []
+        let reader = StanzaReader { stanzas.append($0); return true }
+        try reader.feed(Array("""
+            <iq xmlns='jabber:client' type='error' id='x'><query xmlns='http://jabber.org/protocol/disco#info'/>\
+            <error type='cancel'><service-unavailable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>\
+            <text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas' xml:lang='en'>t</text></error></iq>
+            """.utf8))
+        try reader.finish()
+        let stanza = try XCTUnwrap(stanzas.first)
+        func candidates(_ line: String) -> [String] {
+            Completion.complete(line, stanza: stanza, namespaces: ["jabber:client", "urn:other"]).candidates
+        }
+        // A name without {ns} matches children in their parent's namespace only.
+        XCTAssertEqual(candidates(""), ["**", "error"])
+        XCTAssertEqual(candidates("/"), ["**", "iq"])
+        XCTAssertEqual(candidates("error/"), ["**"])
+        XCTAssertEqual(candidates("error/{urn:ietf:params:xml:ns:xmpp-stanzas}"), ["service-unavailable", "text"])
+        XCTAssertEqual(candidates("error/{*}"), ["service-unavailable", "text"])
+        XCTAssertEqual(candidates("error/{jabber:client}"), [])
+        XCTAssertEqual(candidates("{http://jabber.org/protocol/disco#info}q"), ["query"])
+        XCTAssertEqual(candidates("error@"), ["type"])
+        XCTAssertEqual(candidates("/@"), ["id", "type"])
+        XCTAssertEqual(candidates("error/{urn:ietf:params:xml:ns:xmpp-stanzas}text<"), ["xml:lang"])
+        XCTAssertEqual(candidates("{urn:o"), ["urn:other}"])
+        XCTAssertEqual(candidates("**/{urn:ietf:params:xml:ns:xmpp-stanzas}te"), ["text"])
+        XCTAssertEqual(candidates(":all error/{*}s"), ["service-unavailable"])
     }
 }

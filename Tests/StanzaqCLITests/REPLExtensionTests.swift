@@ -34,10 +34,12 @@ final class REPLExtensionTests: XCTestCase {
         repl.expect("dy")
         repl.send("#\r")
         repl.expect("Call me but love, and I'll be new baptized; Henceforth I never will be Romeo.\r\n")
-        // An empty segment lists `**` with the element names.
-        // (One Tab: a second one sent with it would be taken for pasted text.)
-        repl.send("{urn:xmpp:mam:2}result/\t")
-        repl.expect("**  body  delay  forwarded  message  result")
+        // A segment offers the children there: <forwarded> is the only child of
+        // <result>, in another namespace, so `{*}` (any) completes it at once.
+        repl.send("{urn:xmpp:mam:2}result/{*}\t")
+        repl.expect("forwarded")
+        repl.send("\r")
+        repl.expect("<forwarded xmlns='urn:xmpp:forward:0'>")
         repl.send("\u{15}")
         XCTAssertEqual(repl.endWithControlD(), 0)
     }

@@ -156,6 +156,28 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(repl.endWithControlD(), 0)
     }
 
+    /// After `error@`, the attributes of that <error> (not of the whole stanza);
+    /// after `{ns}` in a path, the children in that namespace of what the path selects.
+    func testCompletionFollowsThePath() throws {
+        let repl = try start(["-i", capture])
+        repl.expect("stanzaq> ")
+        repl.send(":use 16\r")
+        repl.expect("current: 16 <iq>")
+        repl.expect("stanzaq> ")
+        repl.send("error@\t")
+        repl.expect("type")   // the only attribute of <error>: completed at once
+        repl.send("\r")
+        repl.expect("cancel\r\n")
+        repl.expect("stanzaq> ")
+        repl.send("error/{urn:ietf:params:xml:ns:xmpp-stanzas}\t")
+        repl.expect("\r\nservice-unavailable  text\r\n")
+        repl.send("t\t")
+        repl.expect("ext")
+        repl.send("#\r")
+        repl.expect("Recipient does not answer service discovery\r\n")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
     func testConversionCompletionAfterPipe() throws {
         let repl = try start(["-i", Runner.examples.appendingPathComponent("message-delay.xml").path])
         repl.expect("stanzaq> ")

@@ -45,8 +45,11 @@ public final class REPLSession {
 
     /// What Tab may complete `line` (the text before the cursor) with.
     public func complete(_ line: String) -> Completion {
-        Completion.complete(line, stanza: currentStanza)
+        Completion.complete(line, stanza: currentStanza, namespaces: namespaces.sorted(), options: options, arguments: arguments)
     }
+
+    /// The namespaces of every loaded stanza (elements and attributes), for completion after `{`.
+    private var namespaces = Set<String>()
 
     /// Whether the next line continues XML being pasted (prompt `...> `).
     public var isContinuingXML: Bool { pasteReader != nil }
@@ -211,6 +214,7 @@ public final class REPLSession {
     private func add(_ elements: [Element], source: String) {
         for element in elements {
             stanzas.append(LoadedStanza(element: element, source: source, number: stanzas.count + 1))
+            namespaces.formUnion(Completion.namespaces(element))
         }
         if !elements.isEmpty { current = stanzas.count - 1 }
     }
