@@ -31,6 +31,11 @@ enum Stanzaq {
     /// the exit status. Errors print as `stanzaq: error: …` and give 2, as grep's do;
     /// help and `--version` go to standard output and give 0.
     static func main(_ arguments: [String], in environment: CommandEnvironment) -> Int32 {
+        if let shell = requestedCompletionShell(arguments) {
+            try? environment.output.write(CompletionScripts.script(for: shell))
+            try? environment.output.flush()
+            return 0
+        }
         do {
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
             var parsed = try StanzaqCommand.parseAsRoot(StanzaqCommand.normalising(arguments))
@@ -53,4 +58,20 @@ enum Stanzaq {
             return 2
         }
     }
+}
+
+/// The shell of `--generate-completion-script SHELL` (or `=SHELL`) when it is the
+/// whole command line: stanzaq writes that script itself (``CompletionScripts``).
+/// Anything else, an unknown shell included, is left to the parser.
+private func requestedCompletionShell(_ arguments: [String]) -> CompletionShell? {
+    let option = "--generate-completion-script"
+    let name: String
+    if arguments.count == 2 && arguments[0] == option {
+        name = arguments[1]
+    } else if arguments.count == 1 && arguments[0].hasPrefix(option + "=") {
+        name = String(arguments[0].dropFirst(option.count + 1))
+    } else {
+        return nil
+    }
+    return CompletionShell(rawValue: name)
 }

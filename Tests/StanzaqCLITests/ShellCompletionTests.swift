@@ -1,0 +1,115 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// The shell completions `make install` installs (stanzaq(1), FILES): each shell
+/// finds them where they are put, and they complete options, their values and file
+/// names, with no `help` subcommand. The install is the Makefile's own
+/// `install-files` (what `make install` does after building) with the binary under
+/// test, into a fresh PREFIX.
+final class ShellCompletionTests: XCTestCase {
+    private var prefix: ScratchDirectory!
+
+    override func setUpWithError() throws {
+        prefix = try ScratchDirectory()
+        let make = try Runner.run(URL(fileURLWithPath: "/usr/bin/make"),
+                                  ["-s", "install-files", "PREFIX=\(prefix.url.path)", "BINARY=\(try Runner.requireBinary().path)"],
+                                  in: PackagePaths.root, environment: Runner.environment())
+        XCTAssertEqual(make.stderr, "")
+        XCTAssertEqual(make.status, 0)
+    }
+
+    private func installed(_ path: String) -> String { prefix.url.appendingPathComponent(path).path }
+
+    func testInstallPutsEachScriptWhereItsShellLooks() throws {
+        for path in ["bin/stanzaq", "share/man/man1/stanzaq.1", "share/man/man7/stanzaq-query.7",
+                     "share/bash-completion/completions/stanzaq", "share/zsh/site-functions/_stanzaq",
+                     "share/fish/vendor_completions.d/stanzaq.fish"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: installed(path)), path)
+        }
+        // The binary is stripped.
+        let nm = try Runner.run(URL(fileURLWithPath: "/usr/bin/nm"), [installed("bin/stanzaq")], in: prefix.url,
+                                environment: Runner.environment())
+        XCTAssertEqual(nm.stderr, "/usr/bin/nm: \(installed("bin/stanzaq")): no symbols\n")
+        for script in ["share/bash-completion/completions/stanzaq", "share/zsh/site-functions/_stanzaq",
+                       "share/fish/vendor_completions.d/stanzaq.fish"] {
+            let text = try String(contentsOfFile: installed(script), encoding: .utf8)
+            XCTAssertFalse(text.contains("subcommand help"), "\(script) offers a help subcommand")
+            XCTAssertFalse(text.contains("_stanzaq_help"), "\(script) has a help subcommand")
+        }
+    }
+
+    /// bash, through bash-completion's loader (it finds the script in
+    /// $XDG_DATA_DIRS/bash-completion/completions), driven as `compgen` and Tab drive it.
+    func testBashCompletesOptionsValuesAndFileNames() throws {
+        let loader = "/usr/share/bash-completion/bash_completion"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: loader), "bash-completion is not installed (make test-deps)")
+        let script = """
+            source \(loader)
+            __load_completion stanzaq
+            complete -p stanzaq
+            comp() {
+                COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+                read -ra COMP_WORDS <<< "$COMP_LINE"
+                [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+                COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+                COMPREPLY=()
+                _stanzaq stanzaq "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                # compgen lists files in directory order: sorted here.
+                echo "$1:$(printf ' %s' "${COMPREPLY[@]}" | tr ' ' '\\n' | LC_ALL=C sort | tr '\\n' ' ')"
+            }
+            comp 'stanzaq --outp'
+            comp 'stanzaq -o '
+            comp 'stanzaq --color a'
+            comp 'stanzaq body# capt'
+            comp 'stanzaq -c body# logs/pro'
+            comp 'stanzaq he'
+            """
+        let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
+                                    environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path]))
+        XCTAssertEqual(result.output, """
+            complete -o filenames -F _stanzaq stanzaq
+            stanzaq --outp: --output\u{20}
+            stanzaq -o : json text tsv\u{20}
+            stanzaq --color a: always auto\u{20}
+            stanzaq body# capt: capture.xml\u{20}
+            stanzaq -c body# logs/pro: logs/prosody-archive.json logs/prosody.log\u{20}
+            stanzaq he:\u{20}
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    /// fish finds the script in $XDG_DATA_DIRS/fish/vendor_completions.d.
+    func testFishCompletesOptionsValuesAndFileNames() throws {
+        let fish = "/usr/bin/fish"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: fish), "fish is not installed (make test-deps)")
+        let result = try Runner.run(URL(fileURLWithPath: fish),
+                                    ["-c", "for line in 'stanzaq --outp' 'stanzaq -o ' 'stanzaq body# capt'; complete -C$line; end"],
+                                    in: Runner.examples,
+                                    environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path,
+                                                                     "PATH": installed("bin") + ":/usr/bin:/bin"]))
+        XCTAssertEqual(result.output, """
+            --output\tOutput format: text, json (JSON Lines) or tsv.
+            text\tOutput format: text, json (JSON Lines) or tsv.
+            json\tOutput format: text, json (JSON Lines) or tsv.
+            tsv\tOutput format: text, json (JSON Lines) or tsv.
+            capture.xml
+
+            """)
+    }
+
+    /// zsh: the script parses, compinit binds it to stanzaq from the installed
+    /// directory, and its operands are files (`_files`), not subcommands.
+    func testZshFindsTheScript() throws {
+        let zsh = "/usr/bin/zsh"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: zsh), "zsh is not installed (make test-deps)")
+        let directory = installed("share/zsh/site-functions")
+        let result = try Runner.run(URL(fileURLWithPath: zsh),
+                                    ["-f", "-c", "zsh -n \(directory)/_stanzaq && fpath=(\(directory) $fpath) && autoload -Uz compinit && compinit -u -D && echo $_comps[stanzaq]"],
+                                    in: prefix.url, environment: Runner.environment())
+        XCTAssertEqual(result.output, "_stanzaq\n")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(try String(contentsOfFile: "\(directory)/_stanzaq", encoding: .utf8).contains("'*:QUERY|FILE:_files'"))
+    }
+}
