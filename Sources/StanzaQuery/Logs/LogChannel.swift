@@ -24,7 +24,8 @@ final class LogChannel {
     /// Where the stanza being read started, once the reader is inside one.
     private var openStart: StanzaSource?
     private var openColumn = 1
-    /// The record being fed, and how many stanzas ended during the current feed.
+    /// The record being fed (its fields, and the line being fed), and how many
+    /// stanzas ended during the current feed.
     private var current = StanzaSource(line: 0)
     private var currentColumn = 1
     private var endedInFeed = 0
@@ -119,19 +120,35 @@ final class LogChannel {
     private func stanzaEnded(_ element: Element) -> Bool {
         // The first stanza to end in a feed may have started in an earlier one; any
         // later one started in this feed, on the record's line.
-        var source = current
-        if endedInFeed == 0, let openStart { source = openStart }
+        let first = endedInFeed == 0
         endedInFeed += 1
-        if !deliver(element, source) { isStopped = true; return false }
-        return true
+        let delivered: Bool
+        if first, let openStart { delivered = deliver(element, openStart) } else { delivered = deliver(element, current) }
+        if !delivered { isStopped = true }
+        return delivered
     }
 
-    /// Feeds data of a record: `source` tells its line and fields, `column` the
-    /// column of the log line where the data starts. `newlineBefore`: the data
-    /// continues the previous data after a line break.
-    func feed(_ bytes: UnsafeBufferPointer<UInt8>, source: StanzaSource, column: Int, newlineBefore: Bool, exactColumns: Bool) -> Bool {
-        guard !isStopped else { return true }
+    /// A record starts: the fields its stanzas get (set once for all its lines).
+    func startRecord(_ source: StanzaSource, line: Int) {
         current = source
+        current.line = line
+    }
+
+    /// A record starts: its fields, set in place.
+    func startRecord(line: Int, direction: LogDirection?, session: LogText?, time: LogText?) {
+        current.line = line
+        current.direction = direction
+        current.sessionText = session
+        current.timeText = time
+        if !current.fields.isEmpty { current.fields = [] }
+    }
+
+    /// Feeds data of the record in progress: `line` tells its line of the log,
+    /// `column` the column where the data starts. `newlineBefore`: the data
+    /// continues the previous data after a line break.
+    func feed(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int, newlineBefore: Bool, exactColumns: Bool) -> Bool {
+        guard !isStopped else { return true }
+        current.line = line
         currentColumn = column
         var start = 0
         while true {
@@ -150,12 +167,12 @@ final class LogChannel {
         if start > 0 && exactColumns { currentColumn = column + characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) }
         let data = UnsafeBufferPointer(rebasing: bytes[start...])
         guard newlineBefore else {
-            segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: source.line,
+            segments.append(Segment(readerLine: readerLine, readerColumn: readerColumn, logLine: line,
                                     logColumn: currentColumn, exactColumns: exactColumns))
             return feedReader(data, countColumns: true)
         }
         // The line break and the data in one call of the parser.
-        segments.append(Segment(readerLine: readerLine + 1, readerColumn: 1, logLine: source.line,
+        segments.append(Segment(readerLine: readerLine + 1, readerColumn: 1, logLine: line,
                                 logColumn: currentColumn, exactColumns: exactColumns))
         scratch.removeAll(keepingCapacity: true)
         scratch.append(0x0A)
@@ -287,14 +304,28 @@ nonisolated(unsafe) private let newline: UnsafeBufferPointer<UInt8> = {
 
 /// How many characters (not UTF-8 continuation bytes) `bytes` holds.
 func characterCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    var count = 0
-    for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0, index = 0
+    // Eight ASCII bytes at a time, where they are ASCII (a log line's prefix is).
+    while index + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        if word & 0x8080_8080_8080_8080 != 0 { break }
+        count += 8
+        index += 8
+    }
+    while index < bytes.count {
+        if base[index] & 0xC0 != 0x80 { count += 1 }
+        index += 1
+    }
     return count
 }
 
 /// An XML declaration, a stream's start tag or its end tag at `offset`: where
 /// it ends, and for a start tag the default namespace it declares ("" none).
 func streamBoundary(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (end: Int, namespace: String?)? {
+    // Most data starts with a stanza: `<` and a letter other than `s`.
+    guard offset + 1 < bytes.count, bytes[offset] == 0x3C,
+          bytes[offset + 1] == 0x3F || bytes[offset + 1] == 0x2F || bytes[offset + 1] == 0x73 else { return nil }
     if bytes.has("<?xml", at: offset) {
         guard let close = bytes.firstRange(of: "?>", from: offset) else { return (bytes.count, nil) }
         return (close.upperBound, nil)

@@ -47,8 +47,9 @@ public final class LogReader {
     private static let detectionLines = 1000, detectionBytes = 1 << 20
 
     private struct ChannelKey: Hashable {
-        var session: String?
+        // The direction first: it tells most keys apart without comparing Strings.
         var direction: LogDirection?
+        var session: LogText?
     }
     private var channels: [ChannelKey: LogChannel] = [:]
     /// The channels used lately, looked through before `channels`: a log
@@ -64,7 +65,8 @@ public final class LogReader {
         var channel: LogChannel?
         var key: ChannelKey
         var shape: RecordShape
-        var source: StanzaSource
+        /// The line being read.
+        var line: Int
         var damaged = false
         var hasData = false
     }
@@ -74,12 +76,44 @@ public final class LogReader {
     /// and the stanzas read after them (kept so that output stays in log order).
     private enum Queued {
         case stanza(Element, StanzaSource)
-        case startTag(key: ChannelKey, tag: [UInt8], namespace: String?, source: StanzaSource, column: Int, until: Int)
+        case startTag(WaitingStartTag)
+    }
+    /// A start tag logged before its whole stanza may be (a class: looked at in
+    /// the queue for every whole stanza, and not copied for it).
+    private final class WaitingStartTag {
+        let key: ChannelKey
+        let tag: [UInt8]
+        let namespace: String?
+        let source: StanzaSource
+        let column: Int
+        /// The line after which it is reported as it is.
+        let until: Int
+
+        init(key: ChannelKey, tag: UnsafeBufferPointer<UInt8>, namespace: String?, source: StanzaSource, column: Int, until: Int) {
+            self.key = key
+            self.tag = Array(tag)
+            self.namespace = namespace
+            self.source = source
+            self.column = column
+            self.until = until
+        }
     }
     private var queue: [Queued] = []
     private static let startTagWindow = 32
     private var tagReaders: [String: StanzaReader] = [:]
     private var parsedTag: Element?
+
+    /// The top tag of the last whole stanza, not yet put among its channel's
+    /// recent ones: Prosody logs the start tag of a received stanza on the line
+    /// after the stanza, and this spares remembering (copying) it for the channel.
+    private var lastWhole: (key: ChannelKey, channel: LogChannel)?
+    private var lastWholeTag: [UInt8] = []
+    /// A start tag whose whole stanza may be on the next line (Prosody logs a sent
+    /// stanza's start tag just before the stanza): held here for one line, and
+    /// queued as any start tag if the next line is not that stanza.
+    private var held: ChannelKey?
+    private var heldTag: [UInt8] = []
+    private var heldRest: (namespace: String?, source: StanzaSource, column: Int, until: Int)?
 
     /// Creates a reader.
     /// - Parameters:
@@ -134,6 +168,7 @@ public final class LogReader {
         }
         if parser == nil && !undetected.isEmpty { settle(on: .generic) }
         endRecord()
+        releaseHeld()
         if !isStopped {
             for channel in channels.values.sorted(by: { $0.lastUse < $1.lastUse }) { channel.finish() }
         }
@@ -152,6 +187,7 @@ public final class LogReader {
     /// Says that no more input is coming for now (a followed log is idle):
     /// start tags still waiting for their whole stanza are handed over as they are.
     public func idle() {
+        releaseHeld()
         flushQueue(all: true)
     }
 
@@ -213,27 +249,29 @@ public final class LogReader {
 
     private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard !isStopped, let parsed = parser?.parse(line) else { return }
+        if held != nil && !(parsed.kind == .record && (parsed.lineHeader?.shape ?? parsed.header?.shape) == .wholeStanzas) { releaseHeld() }
         switch parsed.kind {
         case .text:
             endRecord()
         case .unrelated:
             break
-        case .record(let header):
+        case .record:
             endRecord()
-            startRecord(header, parsed, line, number: number)
+            startRecord(parsed, data: parsed.payload, line, number: number)
         case .more:
             guard record != nil, !record!.damaged else { return }
             continueRecord(parsed, line, number: number)
-        case .maybeMoreElseRecord(let header, let range):
+        case .maybeMoreElseRecord:
             if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas {
                 continueRecord(parsed, line, number: number)
             } else {
                 endRecord()
-                startRecord(header, ParsedLine(kind: .record(header), payload: range), line, number: number)
+                let range = parsed.recordData
+                startRecord(parsed, data: range, line, number: number)
                 // Text after the last tag belongs to a stanza the line leaves open.
                 if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas,
                    range.upperBound < parsed.payload.upperBound {
-                    feed(ParsedLine(kind: .more, payload: range.upperBound..<parsed.payload.upperBound), line, newlineBefore: false)
+                    feed(nil, data: range.upperBound..<parsed.payload.upperBound, line, newlineBefore: false)
                 }
             }
         case .maybeMore:
@@ -247,47 +285,77 @@ public final class LogReader {
         }
     }
 
-    private func startRecord(_ header: RecordHeader, _ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
-        let key = ChannelKey(session: header.session, direction: header.direction)
-        let source = StanzaSource(line: number, time: header.time, direction: header.direction, session: header.session, fields: header.fields)
+    /// A record starts with `parsed`'s header; its data is `data` (or `parsed.decoded`).
+    private func startRecord(_ parsed: ParsedLine, data: Range<Int>, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
+        if let header = parsed.lineHeader {
+            // The header's fields are read from the line into the channel's source, in place.
+            let session = header.session.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) }
+            let time = header.time.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) }
+            let key = ChannelKey(direction: header.direction, session: session)
+            // (The namespace's String is made only where it is kept.)
+            let namespace = { header.streamNamespace.map { $0.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } } }
+            if header.shape == .startTag {
+                startTagRecord(key: key, namespace: namespace(), data: data, line,
+                               source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time))
+                return
+            }
+            let channel = channel(for: key, namespace: namespace())
+            channel.startRecord(line: number, direction: header.direction, session: session, time: time)
+            begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key, separatedByLineBreaks: false)
+            return
+        }
+        guard let header = parsed.header else { return }
+        let key = ChannelKey(direction: header.source.direction, session: header.source.sessionText)
         if header.shape == .startTag {
-            startTagRecord(key: key, namespace: header.streamNamespace, parsed, line, source: source)
+            var source = header.source
+            source.line = number
+            startTagRecord(key: key, namespace: header.streamNamespace, data: data, line, source: source)
             return
         }
         let channel = channel(for: key, namespace: header.streamNamespace)
-        record = Record(channel: channel, key: key, shape: header.shape, source: source)
-        if header.shape == .wholeStanzas {
+        channel.startRecord(header.source, line: number)
+        begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key,
+              separatedByLineBreaks: header.separatedByLineBreaks)
+    }
+
+    /// The record's channel is known: its first data is read.
+    private func begin(_ shape: RecordShape, _ parsed: ParsedLine, data: Range<Int>, _ line: UnsafeBufferPointer<UInt8>, number: Int,
+                       channel: LogChannel, key: ChannelKey, separatedByLineBreaks: Bool) {
+        record = Record(channel: channel, key: key, shape: shape, line: number)
+        if shape == .wholeStanzas {
             channel.beginWholeRecord()
-            noteWholeStanza(parsed, line, channel: channel, key: key)
+            noteWholeStanza(parsed.decoded, data: data, line, channel: channel, key: key)
         }
-        feed(parsed, line, newlineBefore: header.shape == .wholeStanzas || header.separatedByLineBreaks)
+        feed(parsed.decoded, data: data, line, newlineBefore: shape == .wholeStanzas || separatedByLineBreaks)
     }
 
     private func continueRecord(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard record?.channel != nil else { return }
-        record!.source.line = number
+        record!.line = number
         // A line break separates this line's data from the previous line's, unless
         // the parser decoded the data (it then includes the breaks that belong to it).
-        feed(parsed, line, newlineBefore: parsed.decoded == nil)
+        feed(parsed.decoded, data: parsed.payload, line, newlineBefore: parsed.decoded == nil)
     }
 
-    private func feed(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, newlineBefore: Bool) {
-        // The record is read in place: copying it (its source's Strings) for every line costs.
+    /// Feeds the record's data: `decoded`, or else the bytes of `line` in `data`.
+    private func feed(_ decoded: [UInt8]?, data: Range<Int>, _ line: UnsafeBufferPointer<UInt8>, newlineBefore: Bool) {
+        // The record's fields are the channel's (set once per record): only the line is passed.
         guard let channel = record?.channel else { return }
+        let number = record!.line
         let ok: Bool
-        if let decoded = parsed.decoded {
+        if let decoded {
             ok = decoded.withUnsafeBufferPointer {
-                channel.feed($0, source: record!.source, column: parsed.payload.lowerBound + 1,
+                channel.feed($0, line: number, column: data.lowerBound + 1,
                              newlineBefore: newlineBefore, exactColumns: false)
             }
-            if !decoded.isEmpty { record?.hasData = true }
+            if !decoded.isEmpty { record!.hasData = true }
         } else {
-            let data = UnsafeBufferPointer(rebasing: line[parsed.payload])
-            ok = channel.feed(data, source: record!.source, column: characterCount(UnsafeBufferPointer(rebasing: line[..<parsed.payload.lowerBound])) + 1,
+            let bytes = UnsafeBufferPointer(rebasing: line[data])
+            ok = channel.feed(bytes, line: number, column: characterCount(UnsafeBufferPointer(rebasing: line[..<data.lowerBound])) + 1,
                               newlineBefore: newlineBefore, exactColumns: true)
-            if !line.trimmed(parsed.payload).isEmpty { record?.hasData = true }
+            if !line.trimmed(data).isEmpty { record!.hasData = true }
         }
-        if !ok { record?.damaged = true }
+        if !ok { record!.damaged = true }
         if channel.isStopped { isStopped = true }
     }
 
@@ -301,10 +369,9 @@ public final class LogReader {
         }
     }
 
-    private func channel(for key: ChannelKey, namespace: String?) -> LogChannel {
+    private func channel(for key: ChannelKey, namespace: @autoclosure () -> String?) -> LogChannel {
         uses += 1
-        for index in recentChannels.indices where recentChannels[index].key == key {
-            let channel = recentChannels[index].channel
+        if let channel = recentChannel(for: key) {
             channel.lastUse = uses
             return channel
         }
@@ -322,7 +389,7 @@ public final class LogReader {
             }
         }
         let channel = LogChannel(
-            namespace: namespace, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
+            namespace: namespace(), defaultNamespace: defaultNamespace, depthLimit: depthLimit,
             deliver: { [unowned self] element, source in self.deliver(element, source) },
             report: { [unowned self] in self.damage($0) })
         channel.lastUse = uses
@@ -332,8 +399,17 @@ public final class LogReader {
     }
 
     private func existingChannel(for key: ChannelKey) -> LogChannel? {
-        for index in recentChannels.indices where recentChannels[index].key == key { return recentChannels[index].channel }
-        return channels[key]
+        recentChannel(for: key) ?? channels[key]
+    }
+
+    /// The channel of `key` among those used lately: compared in place, the direction first.
+    private func recentChannel(for key: ChannelKey) -> LogChannel? {
+        recentChannels.withUnsafeBufferPointer { recent in
+            for index in recent.indices where recent[index].key.direction == key.direction && recent[index].key.session == key.session {
+                return recent[index].channel
+            }
+            return nil
+        }
     }
 
     private func remember(_ key: ChannelKey, _ channel: LogChannel) {
@@ -357,40 +433,79 @@ public final class LogReader {
     }
 
     /// A whole stanza is logged: it may be the one a start tag waits for, or one a start tag will follow.
-    private func noteWholeStanza(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        if let decoded = parsed.decoded {
+    private func noteWholeStanza(_ decoded: [UInt8]?, data: Range<Int>, _ line: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
+        if let decoded {
             decoded.withUnsafeBufferPointer { noteTopTag(of: $0, channel: channel, key: key) }
         } else {
-            noteTopTag(of: UnsafeBufferPointer(rebasing: line[parsed.payload]), channel: channel, key: key)
+            noteTopTag(of: UnsafeBufferPointer(rebasing: line[data]), channel: channel, key: key)
         }
     }
 
     private func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        guard let range = topTag(data) else { return }
+        guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
         // The start tag logged just before, waiting for this stanza, is not reported.
-        for index in queue.indices {
-            if case .startTag(let waiting, let bytes, _, _, _, _) = queue[index], waiting == key, bytes.count == tag.count,
-               tag.isEmpty || bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, tag.baseAddress!, tag.count) == 0 }) {
-                queue.remove(at: index)
-                return
+        if held == key, equal(heldTag, tag) {
+            held = nil
+            heldRest = nil
+            return
+        }
+        releaseHeld()
+        if !queue.isEmpty {
+            for index in queue.indices {
+                if case .startTag(let waiting) = queue[index], waiting.key == key, equal(waiting.tag, tag) {
+                    queue.remove(at: index)
+                    return
+                }
             }
         }
-        channel.recentTopTags.remember(tag)
+        // A start tag may follow: the previous whole stanza's tag goes among its channel's.
+        if let previous = lastWhole {
+            lastWholeTag.withUnsafeBufferPointer { previous.channel.recentTopTags.remember($0) }
+        }
+        lastWhole = (key, channel)
+        lastWholeTag.removeAll(keepingCapacity: true)
+        lastWholeTag.append(contentsOf: tag)
     }
 
-    private func startTagRecord(key: ChannelKey, namespace: String?, _ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, source: StanzaSource) {
-        let data = UnsafeBufferPointer(rebasing: line[parsed.payload])
+    /// Whether `bytes` holds what `tag` does.
+    private func equal(_ bytes: [UInt8], _ tag: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count == tag.count
+            && (tag.isEmpty || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, tag.baseAddress!, tag.count) == 0 })
+    }
+
+    /// The start tag held for a line goes into the queue, as any start tag waiting for its stanza.
+    private func releaseHeld() {
+        guard let key = held, let rest = heldRest else { return }
+        held = nil
+        heldRest = nil
+        heldTag.withUnsafeBufferPointer { tag in
+            queue.append(.startTag(WaitingStartTag(key: key, tag: tag, namespace: rest.namespace, source: rest.source,
+                                                   column: rest.column, until: rest.until)))
+        }
+    }
+
+    private func startTagRecord(key: ChannelKey, namespace: @autoclosure () -> String?, data range: Range<Int>, _ line: UnsafeBufferPointer<UInt8>,
+                                source: @autoclosure () -> StanzaSource) {
+        let data = UnsafeBufferPointer(rebasing: line[range])
         let start = data.skippingBlanks(from: 0)
         // Only an element's start tag: not `<?xml …?>`, `</…>` or a stream's header.
         guard start + 1 < data.count, data[start] == 0x3C, isASCIILetter(data[start + 1]) || data[start + 1] == 0x5F || data[start + 1] >= 0x80,
               !data.has("<stream:stream", at: start), let range = topTag(data) else { return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
-        if let channel = existingChannel(for: key), channel.recentTopTags.forget(tag) {
-            return   // the whole stanza was logged just before
+        // The whole stanza was logged just before: the last one, or one its channel remembers.
+        if lastWhole?.key == key, equal(lastWholeTag, tag) {
+            lastWhole = nil
+            return
         }
-        queue.append(.startTag(key: key, tag: Array(tag), namespace: namespace, source: source,
-                               column: parsed.payload.lowerBound + start + 1, until: lineNumber + Self.startTagWindow))
+        if let channel = existingChannel(for: key), channel.recentTopTags.forget(tag) {
+            return
+        }
+        releaseHeld()
+        held = key
+        heldRest = (namespace(), source(), range.lowerBound + start + 1, lineNumber + Self.startTagWindow)
+        heldTag.removeAll(keepingCapacity: true)
+        heldTag.append(contentsOf: tag)
     }
 
     /// Hands a stanza over, after the start tags still waiting before it.
@@ -408,15 +523,18 @@ public final class LogReader {
     }
 
     private func flushQueue(all: Bool) {
+        guard !queue.isEmpty else { return }
         while let first = queue.first, !isStopped {
             switch first {
             case .stanza(let element, let source):
                 queue.removeFirst()
                 _ = hand(element, source)
-            case .startTag(_, let tag, let namespace, let source, let column, let until):
-                guard all || lineNumber >= until else { return }
+            case .startTag(let waiting):
+                guard all || lineNumber >= waiting.until else { return }
                 queue.removeFirst()
-                if let element = childless(tag, namespace: namespace, source: source, column: column) { _ = hand(element, source) }
+                if let element = childless(waiting.tag, namespace: waiting.namespace, source: waiting.source, column: waiting.column) {
+                    _ = hand(element, waiting.source)
+                }
             }
         }
     }

@@ -75,7 +75,7 @@ final class ArchiveRowParser: LogLineParser {
             header.fields.append(LogField(name: name, value: value))
         }
         let start = cells[xml].start
-        return ParsedLine(kind: .record(header), payload: start..<max(start, line.contentEnd), decoded: cells[xml].value)
+        return ParsedLine(record: header, payload: start..<max(start, line.contentEnd), decoded: cells[xml].value)
     }
 
     /// The cells of a TSV row, with mysql's escapes undone.

@@ -45,7 +45,7 @@ final class DinoLogParser: LogLineParser {
             }
             previousWasText = false
             inNode = true
-            return ParsedLine(kind: .record(header), payload: end..<end)
+            return ParsedLine(record: header, payload: end..<end)
         }
         guard inNode else { return .text }
         let start = line.skippingBlanks(from: 0)

@@ -29,11 +29,11 @@ final class EjabberdLogParser: LogLineParser {
             return .text
         }
         header.session = Self.session(line, before: marker.lowerBound)
-        if let time = leadingTimestamp(in: line) { header.time = line.string(time) }
+        if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
         header.shape = .stream
         decoder.start()
         let (bytes, _) = decoder.decode(line, from: marker.upperBound)
-        return ParsedLine(kind: .record(header), payload: marker.upperBound..<line.count, decoded: bytes)
+        return ParsedLine(record: header, payload: marker.upperBound..<line.count, decoded: bytes)
     }
 
     /// The `(tls|<0.1234.0>)` before the message, or else the first process id on the line.

@@ -25,7 +25,7 @@ final class GajimConsoleParser: LogLineParser {
             }
         }
         let time = line.trimmed(description)
-        if !time.isEmpty { header.time = line.string(time) }
-        return ParsedLine(kind: .record(header), payload: close.upperBound..<end)
+        if !time.isEmpty { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: close.upperBound..<end)
     }
 }

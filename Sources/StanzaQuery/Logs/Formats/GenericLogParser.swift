@@ -23,7 +23,7 @@ final class GenericLogParser: LogLineParser {
                 if close == open || line[close - 1] == 0x3C { close = end }
                 // Text after the last tag belongs to the stanza when it is left open:
                 // the reader takes the whole line as more of it.
-                return ParsedLine(kind: .maybeMoreElseRecord(Self.header, open..<close), payload: 0..<end)
+                return ParsedLine(maybeMoreElseRecord: Self.header, data: open..<close, payload: 0..<end)
             }
             start = open + 1
         }

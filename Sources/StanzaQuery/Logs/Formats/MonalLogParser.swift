@@ -25,7 +25,7 @@ final class MonalLogParser: LogLineParser {
         } else {
             return ParsedLine(kind: .maybeMore, payload: 0..<end)
         }
-        if let time = leadingTimestamp(in: line) { header.time = line.string(time) }
-        return ParsedLine(kind: .record(header), payload: payload..<end)
+        if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: payload..<end)
     }
 }

@@ -26,7 +26,7 @@ final class NbxmppLogParser: LogLineParser {
             while open >= 0, line[open] != 0x28 { open -= 1 }
             if open >= 0 { header.session = line.string((open + 1)..<close) }
         }
-        if let time = leadingTimestamp(in: line) { header.time = line.string(time) }
-        return ParsedLine(kind: .record(header), payload: line.contentEnd..<line.contentEnd)
+        if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: line.contentEnd..<line.contentEnd)
     }
 }

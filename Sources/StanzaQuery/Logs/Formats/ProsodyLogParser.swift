@@ -17,10 +17,6 @@
 /// (`gsub("\n\t?", "\n\t")`), so a stanza whose text has newlines goes on in
 /// lines that start with a tab; one tab is removed from each.
 final class ProsodyLogParser: LogLineParser {
-    /// The last session and time read, to spare building the same String on every line.
-    private var session = CachedText(capacity: 16)
-    private var time = CachedText(capacity: 1)
-
     /// Whether the line has the shape of a Prosody log line.
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         locate(line) != nil
@@ -33,15 +29,13 @@ final class ProsodyLogParser: LogLineParser {
         }
         guard let parts = Self.locate(line) else { return .text }
         let message = parts.message
-        var header = RecordHeader()
+        var header = LineHeader(shape: .wholeStanzas, session: parts.name, time: parts.time)
         let payloadStart: Int
         if line.has("SEND: ", at: message) {
             header.direction = .outgoing
-            header.shape = .wholeStanzas
             payloadStart = message + 6
         } else if line.has("RECV: ", at: message) {
             header.direction = .incoming
-            header.shape = .wholeStanzas
             payloadStart = message + 6
         } else if let tag = Self.startTagMessage(line, at: message) {
             header.direction = tag.direction
@@ -51,10 +45,8 @@ final class ProsodyLogParser: LogLineParser {
         } else {
             return .text
         }
-        header.session = session.text(line, parts.name)
         if header.streamNamespace == nil { header.streamNamespace = Self.streamNamespace(forSessionType: line, parts.name) }
-        if let time = parts.time { header.time = self.time.text(line, time) }
-        return ParsedLine(kind: .record(header), payload: payloadStart..<end)
+        return ParsedLine(record: header, payload: payloadStart..<end)
     }
 
     /// `Sending[TYPE]: ` or `Received[TYPE]: `.
@@ -74,7 +66,7 @@ final class ProsodyLogParser: LogLineParser {
 
     /// The namespace Prosody's streams declare as default, and so leave out of
     /// the stanzas it logs (util/xmppstream.lua drops an `xmlns` equal to it).
-    static func streamNamespace(forSessionType line: UnsafeBufferPointer<UInt8>, _ type: Range<Int>) -> String? {
+    static func streamNamespace(forSessionType line: UnsafeBufferPointer<UInt8>, _ type: Range<Int>) -> StaticString? {
         guard type.count >= 3 else { return nil }
         if line.has("c2s", at: type.lowerBound) { return "jabber:client" }
         if line.has("s2s", at: type.lowerBound) { return "jabber:server" }

@@ -18,9 +18,9 @@ final class SlixmppLogParser: LogLineParser {
         header.direction = found.direction
         header.shape = .wholeStanzas
         if let time = leadingTimestamp(in: line) ?? leadingTimestamp(in: line, from: line.skippingBlanks(from: 0)) {
-            header.time = line.string(time)
+            header.setTime(line, time)
         }
-        return ParsedLine(kind: .record(header), payload: found.payload..<line.contentEnd)
+        return ParsedLine(record: header, payload: found.payload..<line.contentEnd)
     }
 
     /// `SEND: <` or `RECV: <`, at the start of the message.

@@ -23,9 +23,9 @@ final class SmackLogParser: LogLineParser {
         tag = logcat.map { Array(line[$0.tag]) }
         var header = RecordHeader()
         header.direction = found.direction
-        header.session = line.string(found.counter)
-        if let time = logcat?.time ?? leadingTimestamp(in: line) { header.time = line.string(time) }
-        return ParsedLine(kind: .record(header), payload: found.payload..<line.contentEnd)
+        header.setSession(line, found.counter)
+        if let time = logcat?.time ?? leadingTimestamp(in: line) { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: found.payload..<line.contentEnd)
     }
 
     /// `SENT (N): ` or `RECV (N): `.

@@ -21,14 +21,12 @@ final class TsharkFollowParser: LogLineParser {
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         if remaining > 0 {
-            let kind: ParsedLine.Kind
-            if chunkStarted {
-                kind = .more
-            } else {
+            var parsed = ParsedLine(kind: .more, payload: 0..<line.count)
+            if !chunkStarted {
                 var header = RecordHeader()
                 header.direction = direction
                 header.session = session
-                kind = .record(header)
+                parsed = ParsedLine(record: header, payload: 0..<line.count)
                 chunkStarted = true
             }
             if line.count >= remaining {
@@ -37,7 +35,7 @@ final class TsharkFollowParser: LogLineParser {
                 remaining -= line.count + 1   // the line and its newline
                 if remaining == 0 { swallowEmptyLine = true }
             }
-            return ParsedLine(kind: kind, payload: 0..<line.count)
+            return parsed
         }
         if swallowEmptyLine && line.count == 0 {
             swallowEmptyLine = false
