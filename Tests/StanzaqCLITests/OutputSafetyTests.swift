@@ -139,6 +139,28 @@ final class OutputSafetyTests: CLITestCase {
         assertWholeRecords(try interrupt(["-n", "b#"], signal: SIGHUP, piped: true), prefix: { "\($0 + 1):" }, status: 129)
     }
 
+    /// Ctrl-C while start tags with 300,000 attributes come (libxml2 took 100 s on
+    /// each, and Ctrl-C waited for it): each is refused before libxml2 reads it, so
+    /// the search stops at once, with whole records and whole messages.
+    func testInterruptDuringHugeStartTags() throws {
+        let writer = #"awk 'BEGIN { for (i = 0; ; i++) { printf "<m id=\"%d\"><b>hello %d</b></m>\n<m", i, i; "#
+            + #"for (j = 0; j < 300000; j++) printf " a%d=\"\"", j; printf "/>\n" } }' >"$1" 2>/dev/null"#
+        let run = try interrupt(["b#"], writer: writer)
+        XCTAssertNil(run.signal)
+        XCTAssertEqual(run.status, 130)
+        let text = String(decoding: run.stdout, as: UTF8.self)
+        XCTAssertEqual(text.last, "\n")
+        for (index, record) in text.split(separator: "\n").enumerated() where record != "hello \(index)" {
+            XCTFail("record \(index) is \(record.debugDescription)")
+            break
+        }
+        for line in run.stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        where !fullyMatches(String(line), #"\(standard input\):[0-9]+:1: <m> has more than 1024 attributes and namespace declarations \(stanzaq's limit\)"#) {
+            XCTFail("stderr has \(line.prefix(200).debugDescription)")
+        }
+        XCTAssertTrue(run.stderr.isEmpty || run.stderr.hasSuffix("\n"))
+    }
+
     /// A count would be a partial one: none is printed.
     func testInterruptedCountPrintsNothing() throws {
         let run = try interrupt(["-c", "b"], after: 0)

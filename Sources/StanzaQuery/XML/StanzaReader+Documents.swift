@@ -47,7 +47,8 @@ extension StanzaReader {
     /// top-level elements must not copy the rest of the input for each one.
     private func parsePiece() {
         let start = cursor
-        let count = min(inputLength - start, pieceSize)
+        let count = allowedPiece(from: start, count: min(inputLength - start, pieceSize))
+        guard count > 0 else { return }   // a limit is met: damage is pending
         pieceSize = min(pieceSize * 2, Self.maximumPiece)
         cursor = start + count
         retained.withUnsafeBufferPointer { all in
@@ -152,6 +153,7 @@ extension StanzaReader {
         resetOffset = nil
         restartsStream = false
         stanzasInDocument = 0
+        tagScan = TagScan(start: -1)
         finishing = false
         pieceSize = 256
         stanzaLocalName = nil

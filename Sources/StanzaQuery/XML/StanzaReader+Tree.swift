@@ -57,6 +57,8 @@ extension StanzaReader {
             }
             if sameNamespace && sameNamespaceDepth == level { sameNamespaceDepth = level + 1 }
         }
+        guard countElement(level: level, prefix: prefix, localName: localNamePointer,
+                           items: Int(attributeCount) + Int(namespaceCount)) else { return }
         if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
             skipped += 1
             return

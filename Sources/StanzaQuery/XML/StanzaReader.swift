@@ -177,6 +177,11 @@ public final class StanzaReader {
     @exclusivity(unchecked) var textLength = 0
     /// How deep the reader is inside elements it does not build.
     @exclusivity(unchecked) var skipped = 0
+    /// The current stanza's elements and attributes so far, built or not (see StanzaReader+Limits.swift).
+    @exclusivity(unchecked) var stanzaElements = 0
+    @exclusivity(unchecked) var stanzaAttributes = 0
+    /// The start tag libxml2 holds back unread, counted (see StanzaReader+Limits.swift).
+    var tagScan = TagScan(start: -1)
     @exclusivity(unchecked) var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
     @exclusivity(unchecked) var nameValues = [String](repeating: "", count: nameSlots)
     static let nameSlots = 1024
