@@ -128,6 +128,30 @@ final class GrepOptionTests: CLITestCase {
         try usageError(["--context=-2", "-s", "x", "a.xml"], "-C needs a number of 0 or more, not -2")
     }
 
+    /// `--follow -m 1` (and `-l`) waits for the first stanza with a result, then ends by itself.
+    func testFollowEndsAfterMaxCount() throws {
+        for (options, expected) in [(["-m", "1", "--line-number", "/@id"], "2:new\n"), (["-l", "/@id"], "PATH\n")] {
+            let scratch = try ScratchDirectory()
+            let path = scratch.url.appendingPathComponent("prosody.log")
+            let line: (String) -> String = { "Nov 23 09:30:12 c2s1\tdebug\tRECV: <iq id='\($0)' type='get'/>\n" }
+            try Data(line("old").utf8).write(to: path)
+            let output = scratch.url.appendingPathComponent("out")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = try Child([try Runner.requireBinary().path, "--follow"] + options + [path.path],
+                                    environment: Runner.environment(), stdout: .file(output.path))
+            // Give it time to open the file and go to its end before appending.
+            Thread.sleep(forTimeInterval: 1)
+            let handle = try FileHandle(forWritingTo: path)
+            handle.seekToEndOfFile()
+            handle.write(Data((line("new") + line("newer")).utf8))
+            try handle.close()
+            // A hang guard: it normally ends within a tenth of a second.
+            let ended = process.wait(timeout: 60)
+            XCTAssertEqual(ended?.status, 0, "\(options)")
+            XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), expected.replacingOccurrences(of: "PATH", with: path.path))
+        }
+    }
+
     // MARK: -A, -B, -C
 
     func testContext() throws {
