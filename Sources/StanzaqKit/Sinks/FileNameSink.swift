@@ -2,7 +2,8 @@ import StanzaQuery
 
 /// The names of the inputs that have a stanza that counts (`-l`), or that have
 /// none (`-L`), as grep prints them: reading an input ends at its first such
-/// stanza, and its name is printed once it has been searched.
+/// stanza. `-l` prints the name at once (so that Ctrl-C, or a reader of a
+/// followed file, never misses it); `-L` once the input has been read.
 final class FileNameSink: SearchSink {
     let formatter: RecordFormatter
     let output: Output
@@ -18,11 +19,18 @@ final class FileNameSink: SearchSink {
         evaluation = .test(invert: invert)
     }
 
+    func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {
+        guard !without else { return }
+        try output.write(formatter.fileNameRecord(stanza.file))
+    }
+
     func endInput(_ file: String, count: Int) throws(OutputError) {
-        guard (count == 0) == without else { return }
+        guard without && count == 0 else { return }
         try output.write(formatter.fileNameRecord(file))
         try output.endStanza()
     }
+
+    func endStanza() throws(OutputError) { try output.endStanza() }
 
     func flush() throws(OutputError) { try output.flush() }
 }
