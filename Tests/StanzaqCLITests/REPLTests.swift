@@ -99,6 +99,25 @@ final class REPLTests: XCTestCase {
         XCTAssertEqual(repl.endWithControlD(), 0)
     }
 
+    /// A file loaded lazily that changes afterwards is not read as if it had not:
+    /// commands that read it again say so (the current stanza, already read, stays).
+    func testFileChangedAfterLoadingIsReported() throws {
+        let file = stateHome.appendingPathComponent("changing.xml")
+        try Data("<message id='a'/>\n<message id='b'/>\n".utf8).write(to: file)
+        let repl = try start(["-i", file.path])
+        repl.expect("stanzaq> ")
+        let handle = try FileHandle(forWritingTo: file)
+        handle.seekToEndOfFile()
+        handle.write(Data("<message id='c'/>\n".utf8))
+        try handle.close()
+        repl.send("/@id\r")
+        repl.expect("b\r\n")
+        repl.send(":all /@id\r")
+        repl.expect("stanzaq: error: \(file.path): the file changed since it was loaded (:load it again)\r\n")
+        repl.expect("stanzaq> ")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
     /// Ctrl-C stops a long `:all` between stanzas and returns to the prompt. The test
     /// stops reading once the first results show, so the REPL blocks on a full
     /// terminal long before the last stanza, whatever the machine's speed.
@@ -510,6 +529,53 @@ final class ScriptedREPLTests: XCTestCase {
                                        stdin: .text("{urn:xmpp:delay}delay@stamp|datetime\n"))
         XCTAssertEqual(epoch.output, "1031699305\n")
         XCTAssertEqual(epoch.status, 0)
+    }
+
+    /// Files are loaded lazily (offsets, read again on demand): a stream long enough
+    /// for the reader to restart its parser (every 1000 stanzas), with a declaration
+    /// and namespaces on its header, gives back every stanza as it was, in every command.
+    func testLazilyLoadedStreamGivesBackEveryStanza() throws {
+        let scratch = try ScratchDirectory()
+        let stanzas = (1...2500).map { "<message id='m\($0)'><body>b\($0)</body><x:y xmlns:x='urn:x' x:n='\($0)'/></message>\n" }
+        try scratch.write("stream.xml", "<?xml version='1.0'?>\n<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n"
+                          + stanzas.joined())
+        try scratch.write("two.xml", "<iq id='last' type='get'/>\n")
+        let result = try InProcess.stanzaq(["-i", "stream.xml", "two.xml"], stdin: Data("""
+            /@id
+            :use 1001
+            {jabber:client}body#
+            :use 2500
+            {urn:x}y@{urn:x}n
+            :all /<id=m999>/{jabber:client}body#
+            :all /<id~^m100[01]$>@id
+            :all /<type=get>$
+
+            """.utf8), in: scratch.url)
+        XCTAssertEqual(result.output, """
+            last
+            b1001
+            2500
+            stream.xml:999:b999
+            stream.xml:1000:m1000
+            stream.xml:1001:m1001
+            two.xml:2501:iq
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    /// A gzip file cannot be read again by offsets: its stanzas are kept, and it
+    /// reads as the same file uncompressed does.
+    func testGzipFileIsLoadedWhole() throws {
+        let scratch = try ScratchDirectory()
+        let gzip = try Runner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -c \(Runner.examples.path)/capture.xml > capture.xml.gz"],
+                                  in: scratch.url, environment: Runner.environment())
+        XCTAssertEqual(gzip.status, 0)
+        let result = try InProcess.stanzaq(["-i", "capture.xml.gz"], stdin: Data(":use 16\n/@id\n:all /<type=error>@id\n".utf8),
+                                           in: scratch.url)
+        XCTAssertEqual(result.output, "disco-3e9f\ncapture.xml.gz:15:b7eec9a1-1ebb-496d-b2e8-e6a6f17b1b5f\ncapture.xml.gz:16:disco-3e9f\n")
+        XCTAssertEqual(result.stderr, "")
     }
 
     func testPasteLeftOpenAtTheEndOfTheScriptIsAnError() throws {

@@ -109,7 +109,10 @@ extension StanzaReader {
             // Input that starts in the middle of a stanza, and nothing is wrong: an
             // end tag shows that the elements read so far were children of a stanza
             // whose start was not read.
-            if endTag { tentative.removeAll() }
+            if endTag {
+                tentative.removeAll()
+                tentativePlaces.removeAll()
+            }
             if leadingText == nil && !endTag && !sawDocument {
                 leadingText = place
                 leadingTextMessage = notXMLMessage(at: offset)
@@ -241,7 +244,9 @@ extension StanzaReader {
         guard startPhase else { return }
         startPhase = false
         outbox.append(contentsOf: tentative.map { .stanza($0) })
+        outboxPlaces.append(contentsOf: tentativePlaces)
         tentative.removeAll()
+        tentativePlaces.removeAll()
     }
 
     // MARK: - Bytes kept

@@ -183,11 +183,15 @@ extension StanzaReader {
                 pendingText.removeAll(keepingCapacity: true)
             }
             if open.isEmpty {
+                let end = consumedOffset()
+                let place = StanzaByteRange(bytes: min(stanzaLevel.offset, end)..<end, streamHeader: inStream ? streamHeader : nil)
                 if startPhase && !inStream {
                     tentative.append(element)
+                    tentativePlaces.append(place)
                     if tentative.count >= Self.tentativeLimit { leaveStartPhase() }
                 } else {
                     outbox.append(.stanza(element))
+                    outboxPlaces.append(place)
                 }
                 stanzaLocalName = nil
                 markStanzaLevel()

@@ -81,6 +81,13 @@ public final class StanzaReader {
         case damage(StanzaDamage)
     }
     @exclusivity(unchecked) var outbox: [Event] = []
+    /// Where each stanza of the outbox was in the input, in order (see ``StanzaByteRange``).
+    @exclusivity(unchecked) var outboxPlaces: [StanzaByteRange] = []
+    /// Where the stanza being handed to the handler was in the input: valid while
+    /// the handler runs (offsets in the input as fed, after any gzip decompression).
+    public internal(set) var currentPlace: StanzaByteRange?
+    /// Whether the input is gzip-compressed (offsets are then in the decompressed bytes).
+    public var isCompressedInput: Bool { inflater != nil }
     /// Thrown by every call once reading stopped at damage (``Recovery/stop``).
     var failure: StanzaReaderError?
 
@@ -164,6 +171,7 @@ public final class StanzaReader {
     /// Top-level elements held back until the input has shown it starts cleanly.
     @exclusivity(unchecked) var startPhase: Bool
     @exclusivity(unchecked) var tentative: [Element] = []
+    @exclusivity(unchecked) var tentativePlaces: [StanzaByteRange] = []
     /// Text skipped at the start of the input, for the message when no XML follows.
     var leadingText: InputPosition?
     var leadingTextMessage = ""
@@ -280,11 +288,17 @@ public final class StanzaReader {
     func deliver() throws {
         guard !outbox.isEmpty else { return }
         // The handlers never add to the outbox (they run outside the callbacks).
-        defer { outbox.removeAll(keepingCapacity: true) }
+        defer {
+            outbox.removeAll(keepingCapacity: true)
+            outboxPlaces.removeAll(keepingCapacity: true)
+            currentPlace = nil
+        }
+        var places = outboxPlaces.makeIterator()
         for event in outbox where !isStopped {
             do {
                 switch event {
                 case .stanza(let element):
+                    currentPlace = places.next()
                     stanzaCount += 1
                     if try !handler(element) { stop() }
                 case .damage(let damage):
@@ -308,4 +322,13 @@ public final class StanzaReader {
 @inline(__always)
 func isXMLSpace(_ byte: UInt8) -> Bool {
     byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+}
+
+/// Where a stanza was in the input, to read it again from there (the REPL keeps
+/// these instead of the stanzas of a large file): the bytes from the end of what
+/// came before it (so perhaps whitespace first) to the end of its end tag, and
+/// the start tag of the stream it was in, which declares its namespaces.
+public struct StanzaByteRange: Sendable {
+    public var bytes: Range<Int>
+    public var streamHeader: [UInt8]?
 }

@@ -4,14 +4,27 @@ import StanzaQuery
 /// takes whole lines and writes results, so the same code serves a terminal, a
 /// script on standard input, and the tests.
 public final class REPLSession {
-    struct LoadedStanza {
-        let element: Element
-        let source: String
-        let number: Int
+    /// A loaded stanza: kept (pasted, or read from a stream that cannot be read
+    /// again), or where it is in a file read lazily.
+    enum LoadedStanza {
+        case element(Element, source: String)
+        case place(StanzaFile, Int)
+
+        var source: String {
+            switch self {
+            case .element(_, let source): return source
+            case .place(let file, _): return file.path
+            }
+        }
     }
 
+    /// In load order: stanza N (as every command numbers them) is `stanzas[N - 1]`.
     private(set) var stanzas: [LoadedStanza] = []
-    private(set) var current: Int?
+    private(set) var current: Int? {
+        didSet { cached = nil }
+    }
+    /// The current stanza, when it was read again from its file.
+    private var cached: Element?
     public var arguments: [String] = []
     public var format: OutputFormat = .text
     /// How values are written (--epoch, --pretty).
@@ -54,7 +67,58 @@ public final class REPLSession {
     /// Whether the next line continues XML being pasted (prompt `...> `).
     public var isContinuingXML: Bool { pasteReader != nil }
 
-    public var currentStanza: Element? { current.map { stanzas[$0].element } }
+    /// The current stanza (read again from its file if need be; an error then is
+    /// reported and gives `nil`).
+    public var currentStanza: Element? {
+        guard let current else { return nil }
+        if let cached { return cached }
+        let element = try? stanza(current)
+        cached = element ?? nil
+        return element ?? nil
+    }
+
+    /// Stanza `index` (from 0): nil after reporting why it could not be read again.
+    func stanza(_ index: Int) throws(OutputError) -> Element? {
+        switch stanzas[index] {
+        case .element(let element, _):
+            return element
+        case .place(let file, let position):
+            if index == current, let cached { return cached }
+            do {
+                let element = try file.element(at: position)
+                if index == current { cached = element }
+                return element
+            } catch {
+                try fail(error)
+                return nil
+            }
+        }
+    }
+
+    /// Hands over the loaded stanzas from `first` (from 0) in order, reading lazily
+    /// loaded files again from their start, until `body` returns false; a stanza
+    /// that cannot be read again is reported and the rest of its file skipped.
+    func forEachStanza(from first: Int = 0, _ body: (Int, Element) throws(OutputError) -> Bool) throws(OutputError) {
+        var index = first
+        while index < stanzas.count {
+            switch stanzas[index] {
+            case .element(let element, _):
+                if try !body(index, element) { return }
+                index += 1
+            case .place(let file, let position):
+                let base = index - position
+                var goOn = true
+                if let error = try file.forEach(from: position, { (position: Int, element: Element) throws(OutputError) -> Bool in
+                    goOn = try body(base + position, element)
+                    return goOn
+                }) {
+                    try fail(error)
+                }
+                if !goOn { return }
+                index = base + file.places.count
+            }
+        }
+    }
 
     /// `N stanzas loaded, current: N <name>`, for the banner.
     public var summary: String {
@@ -94,7 +158,7 @@ public final class REPLSession {
                 return true
             }
             session.current = number - 1
-            try session.note("current: \(number) <\(session.stanzas[number - 1].element.qualifiedName)>")
+            if let stanza = session.currentStanza { try session.note("current: \(number) <\(stanza.qualifiedName)>") }
             return true
         },
         REPLCommand(name: ":show", arguments: .none, usage: ":show", help: "the current stanza, indented") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
@@ -169,7 +233,7 @@ public final class REPLSession {
         REPLCommand(name: ":all", arguments: .text, usage: ":all QUERY",
                     help: "QUERY on every stanza, with file and stanza number", completion: .query) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
             guard !arguments.text.isEmpty else { return try session.usage(":all QUERY") }
-            try session.evaluate(arguments.text, on: session.stanzas.map { ($0.element, $0) }, prefixes: true)
+            try session.evaluate(arguments.text, all: true)
             return true
         },
         REPLCommand(name: ":quit", aliases: [":q", ":exit"], arguments: .none, usage: ":quit",
@@ -196,6 +260,45 @@ public final class REPLSession {
             Interruption.reading(-1)
             close(fd)
         }
+        var info = stat()
+        // A regular file can be read again: only where its stanzas are is kept.
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+            let file = StanzaFile(path: path, directory: directory, defaultNamespace: defaultNamespace)
+            var places: [StanzaByteRange] = []
+            var last: Element?
+            var found = Set<String>()
+            var reader: StanzaReader!
+            reader = StanzaReader(defaultNamespace: defaultNamespace) { element in
+                if let place = reader.currentPlace { places.append(place) }
+                Completion.collectNamespaces(of: element, into: &found)
+                last = element
+                return true
+            }
+            var failure: (any Error)?
+            do { try reader.read(fileDescriptor: fd) } catch { failure = error }
+            file.seal(info, places: places)
+            // Read again only what the offsets give back as it was read: not gzip
+            // (offsets in its decompressed bytes), and the last stanza the same.
+            if !reader.isCompressedInput, places.count == reader.stanzaCount,
+               let last, let again = try? file.element(at: places.count - 1),
+               XMLSerializer().string(for: again) == XMLSerializer().string(for: last) {
+                if let failure { try fail(.reading(path, failure)) }
+                let first = stanzas.count
+                stanzas.reserveCapacity(first + places.count)
+                for position in places.indices { stanzas.append(.place(file, position)) }
+                namespaces.formUnion(found)
+                current = stanzas.count - 1
+                cached = last
+                _ = first
+                return failure == nil
+            }
+            if places.isEmpty && failure == nil { return true }
+            // Otherwise the stanzas are kept: read the file again from its start.
+            guard lseek(fd, 0, SEEK_SET) == 0 else {
+                if let failure { try fail(.reading(path, failure)) }
+                return false
+            }
+        }
         var loaded: [Element] = []
         let reader = StanzaReader(defaultNamespace: defaultNamespace) { loaded.append($0); return true }
         var ok = true
@@ -213,14 +316,14 @@ public final class REPLSession {
     /// source: `:all`'s prefixes, `:list` and `:use` agree.
     private func add(_ elements: [Element], source: String) {
         for element in elements {
-            stanzas.append(LoadedStanza(element: element, source: source, number: stanzas.count + 1))
+            stanzas.append(.element(element, source: source))
             namespaces.formUnion(Completion.namespaces(element))
         }
         if !elements.isEmpty { current = stanzas.count - 1 }
     }
 
     private func noteLoaded(_ count: Int, current: Int) throws(OutputError) {
-        try note("loaded \(count) stanza\(count == 1 ? "" : "s"); current: \(current + 1) <\(stanzas[current].element.qualifiedName)>")
+        try note("loaded \(count) stanza\(count == 1 ? "" : "s"); current: \(current + 1) <\(currentStanza?.qualifiedName ?? "?")>")
     }
 
     // MARK: Lines
@@ -240,7 +343,7 @@ public final class REPLSession {
         let trimmed = line.trimmingSpaces
         if trimmed.isEmpty { return true }
         if trimmed.first == ":" { return try command(trimmed) }
-        try evaluate(trimmed, on: currentStanza.map { [($0, nil)] } ?? nil, prefixes: false)
+        try evaluate(trimmed, all: false)
         return true
     }
 
@@ -318,12 +421,14 @@ public final class REPLSession {
 
     private func list() throws(OutputError) {
         if stanzas.isEmpty { try say("no stanzas loaded") }
-        for (index, stanza) in stanzas.enumerated() {
+        try forEachStanza { (index: Int, element: Element) throws(OutputError) -> Bool in
+            if Interruption.isRequested { return false }
             let mark = index == current ? "*" : " "
             let details = ["id", "from", "type"].compactMap { key in
-                stanza.element.attribute(key).map { "\(key)=\($0)" }
+                element.attribute(key).map { "\(key)=\($0)" }
             }.joined(separator: " ")
-            try say("\(mark) \(index + 1)\t<\(stanza.element.qualifiedName)>" + (details.isEmpty ? "" : "\t" + details))
+            try say("\(mark) \(index + 1)\t<\(element.qualifiedName)>" + (details.isEmpty ? "" : "\t" + details))
+            return true
         }
     }
 
@@ -339,7 +444,9 @@ public final class REPLSession {
 
     // MARK: Queries
 
-    private func evaluate(_ text: String, on targets: [(Element, LoadedStanza?)]?, prefixes: Bool) throws(OutputError) {
+    /// Evaluates a query on the current stanza, or with `all` on every stanza (with
+    /// the file and stanza number before each result).
+    private func evaluate(_ text: String, all prefixes: Bool) throws(OutputError) {
         let query: Query
         do {
             // The session's arguments serve every query: each takes the ones it has specifiers for.
@@ -349,36 +456,46 @@ public final class REPLSession {
             try fail(Diagnostic("\(error)"))
             return
         }
-        guard let targets else { _ = try noStanza(); return }
         let formatter = RecordFormatter(format: format, render: render, withFilename: prefixes, withStanzaNumber: prefixes)
         var any = false
-        for (element, loaded) in targets {
+        var interrupted = false
+        let each = { [self] (index: Int?, element: Element) throws(OutputError) -> Bool in
             // Ctrl-C ends `:all` between stanzas, as it ends a search (on a terminal
             // the output is line-buffered: what was found so far is shown, no more).
             if Interruption.isRequested {
-                try note("(interrupted)")
-                return
+                interrupted = true
+                return false
             }
+            let source = index.map { stanzas[$0].source } ?? "", number = index.map { $0 + 1 } ?? 0
             let results: [QueryValue]
             do {
                 results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
             } catch {
                 let message = "query '\(text)': \(error)"
-                try fail(loaded.map { Diagnostic(.stanza(file: $0.source, number: $0.number), message) } ?? Diagnostic(message))
-                continue
+                try fail(index == nil ? Diagnostic(message) : Diagnostic(.stanza(file: source, number: number), message))
+                return true
             }
             for value in results {
                 any = true
                 try output.writeRecord {
                     if format == .tsv {
-                        formatter.writeRow(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, values: [value], into: &$0)
+                        formatter.writeRow(file: source, stanza: number, values: [value], into: &$0)
                     } else {
-                        formatter.writeRecord(file: loaded?.source ?? "", stanza: loaded?.number ?? 0, value: value, into: &$0)
+                        formatter.writeRecord(file: source, stanza: number, value: value, into: &$0)
                     }
                 }
             }
             try output.endStanza()
+            return true
         }
+        if prefixes {
+            try forEachStanza { (index: Int, element: Element) throws(OutputError) -> Bool in try each(index, element) }
+        } else {
+            guard current != nil else { _ = try noStanza(); return }
+            guard let element = currentStanza else { return }
+            _ = try each(nil, element)
+        }
+        if interrupted { try note("(interrupted)") }
         if !any && !prefixes { try note("(no result)") }
     }
 
