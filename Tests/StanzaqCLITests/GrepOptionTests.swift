@@ -363,6 +363,23 @@ final class GrepOptionTests: CLITestCase {
             10-<iq xmlns='jabber:client' type='result' id='ping1' to='montague.lit'/>
 
             """, status: 0)
+        // --direction selects; the partner going the other way is printed all the same.
+        try assertStanzaq(["-s", "-n", "--direction", "in", "--pair", "/iq<id=slot1>", "upload-error.log"], stdout: """
+            5:<iq xmlns='jabber:client' type='get' id='slot1' to='upload.montague.lit'><request xmlns='urn:xmpp:http:upload:0' filename='balcony.jpg' size='23456789' content-type='image/jpeg'/></iq>
+            8-<iq xmlns='jabber:client' type='error' id='slot1' from='upload.montague.lit' to='juliet@montague.lit/balcony'><error type='modify'><not-acceptable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/><text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>File too large. The maximum file size is 10485760 bytes</text><file-too-large xmlns='urn:xmpp:http:upload:0'><max-file-size>10485760</max-file-size></file-too-large></error></iq>
+
+            """, status: 0)
+        try assertStanzaq(["-s", "-n", "--direction", "out", "--pair", "/iq<id=slot1>", "upload-error.log"], stdout: """
+            5-<iq xmlns='jabber:client' type='get' id='slot1' to='upload.montague.lit'><request xmlns='urn:xmpp:http:upload:0' filename='balcony.jpg' size='23456789' content-type='image/jpeg'/></iq>
+            8:<iq xmlns='jabber:client' type='error' id='slot1' from='upload.montague.lit' to='juliet@montague.lit/balcony'><error type='modify'><not-acceptable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/><text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>File too large. The maximum file size is 10485760 bytes</text><file-too-large xmlns='urn:xmpp:http:upload:0'><max-file-size>10485760</max-file-size></file-too-large></error></iq>
+
+            """, status: 0)
+        // --direction hides the other way from context: stanzas 6 and 7 (in, out) around 8 (out).
+        try assertStanzaq(["-s", "-n", "--direction", "out", "-B", "1", "/iq<id=slot1>", "upload-error.log"], stdout: """
+            7-<message xmlns='jabber:client' from='romeo@montague.lit/orchard' to='juliet@montague.lit' id='msg7' type='chat'><body>Wherefore art thou?</body></message>
+            8:<iq xmlns='jabber:client' type='error' id='slot1' from='upload.montague.lit' to='juliet@montague.lit/balcony'><error type='modify'><not-acceptable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/><text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>File too large. The maximum file size is 10485760 bytes</text><file-too-large xmlns='urn:xmpp:http:upload:0'><max-file-size>10485760</max-file-size></file-too-large></error></iq>
+
+            """, status: 0)
         // The same direction is no partner.
         try assertStanzaq(["-s", "--pair", "/iq<id=ping1><type=result>", "-"],
                           stdin: "RECV: <iq type='get' id='ping1'/>\nRECV: <iq type='result' id='ping1'/>\n",

@@ -102,11 +102,13 @@ public final class Searcher {
             self.unboundPrefixes.observe(stanza)
             number += 1
             if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
-            if let direction = self.options.direction, source?.direction != direction { return self.goesOn(sink) }
             let place = StanzaPlace(file: name, number: number, source: source)
+            let otherDirection = self.options.direction.map { source?.direction != $0 } ?? false
+            if otherDirection && !sink.seesEitherDirection { return self.goesOn(sink) }
             do {
-                if let limit, count >= limit {
-                    // Past the last stanza that counts: only shown (as trailing context), not evaluated.
+                if otherDirection || (limit.map { count >= $0 } ?? false) {
+                    // Not selectable: shown only as context (an iq's partner going the other way), not evaluated.
+                    // Or past the last stanza that counts: shown only as trailing context.
                     try sink.passed(stanza, in: place)
                 } else if try self.handle(stanza, in: place, sink: sink) {
                     count += 1

@@ -19,6 +19,7 @@ final class PairSink: SearchSink {
     let evaluation: Evaluation
     var needsWholeStanzas: Bool { true }
     var wantsMoreStanzas: Bool { !awaited.isEmpty }
+    var seesEitherDirection: Bool { true }
 
     private let groups: StanzaGroups
     private let window: Int

@@ -21,6 +21,9 @@ public protocol SearchSink: AnyObject {
     /// Whether the sink still shows stanzas that do not count (trailing context,
     /// a response awaited), so that reading goes on after the last one that counts.
     var wantsMoreStanzas: Bool { get }
+    /// Whether the sink is shown (as ``passed(_:in:)``) the stanzas that `--direction`
+    /// leaves out: an iq's partner goes the other way.
+    var seesEitherDirection: Bool { get }
 
     /// A result (``Evaluation/results(firstOnly:)``), in document order.
     func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError)
@@ -65,6 +68,7 @@ extension SearchSink {
     public var stopsAtFirstMatch: Bool { false }
     public var stanzasPerInput: Int? { nil }
     public var wantsMoreStanzas: Bool { false }
+    public var seesEitherDirection: Bool { false }
     public func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError) {}
     public func row(_ values: [QueryValue?], in stanza: StanzaPlace) throws(OutputError) {}
     public func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {}
