@@ -67,6 +67,38 @@ final class LogReaderTests: XCTestCase {
         XCTAssertEqual(rows(log, detected: .prosody), ["1 | in | c2s55e8a7f1c3a0 | - | {jabber:client}message | a"])
     }
 
+    func testProsodySyslog() throws {
+        // rsyslog's file, with the lines of other programs; a newline in a stanza is `#012#011`.
+        XCTAssertEqual(rows(try example("prosody-syslog.log"), detected: .prosody), [
+            "5 | out | c2s55e8a7f1c3a0 | Nov 23 09:30:12 | {http://etherx.jabber.org/streams}features | -",
+            "6 | in | c2s55e8a7f1c3a0 | Nov 23 09:30:13 | {jabber:client}iq | bind_1",
+            "10 | out | c2s55e8a7f1c3a0 | Nov 23 09:30:13 | {jabber:client}iq | bind_1",
+            "11 | in | c2s55e8a7f1c3a0 | Nov 23 09:30:14 | {jabber:client}message | msg1",
+            "14 | out | c2s7f3b2c0d9e11 | Nov 23 09:30:14 | {jabber:client}message | msg1",
+            "15 | in | c2s55e8a7f1c3a0 | Nov 23 09:30:15 | {jabber:client}presence | p1",
+        ])
+        let (stanzas, _) = LogReader.stanzas(in: try example("prosody-syslog.log"))
+        XCTAssertEqual(stanzas[3].element.childElements.first?.text, "Art thou not Romeo,\nand a Montague?")
+    }
+
+    func testProsodyJournal() {
+        // journalctl: a message's further lines indented by spaces, then Prosody's tab;
+        // ISO times (-o short-iso); a custom syslog_name.
+        let log = """
+            2026-11-23T09:30:14+0100 capulet sshd[77]: Accepted publickey for root from 192.0.2.1
+            2026-11-23T09:30:14+0100 capulet xmpp[1234]: c2s55e8a7f1c3a0: RECV: <message id='m1'><body>one
+                                                       \ttwo</body></message>
+            2026-11-23T09:30:14+0100 capulet xmpp[1234]: c2s55e8a7f1c3a0: Received[c2s]: <message id='m1'>
+            2026-11-23T09:30:15+0100 capulet xmpp[1234]: s2sout55e8a7f1c3b1: SEND: <presence id='p1'/>
+            """
+        XCTAssertEqual(rows(log, detected: .prosody), [
+            "2 | in | c2s55e8a7f1c3a0 | 2026-11-23T09:30:14+0100 | {jabber:client}message | m1",
+            "5 | out | s2sout55e8a7f1c3b1 | 2026-11-23T09:30:15+0100 | {jabber:server}presence | p1",
+        ])
+        let (stanzas, _) = LogReader.stanzas(in: log)
+        XCTAssertEqual(stanzas.first?.element.childElements.first?.text, "one\ntwo")
+    }
+
     func testEjabberd() throws {
         let session = "tcp|<0.1234.0>"
         XCTAssertEqual(rows(try example("ejabberd.log"), detected: .ejabberd), [
@@ -169,13 +201,41 @@ final class LogReaderTests: XCTestCase {
     }
 
     func testMonal() throws {
+        // As Monal's UDP log server prints its lines; `SEND: redacted sasl element: …` and
+        // `ADD UNACKED STANZA: 7: <…>` are no stanzas.
         XCTAssertEqual(rows(try example("monal.log"), detected: .monal), [
-            "3 | in | - | 2026/11/23 09:30:12:212 | {http://etherx.jabber.org/streams}features | -",
-            "4 | out | - | 2026/11/23 09:30:12:301 | {jabber:client}iq | bind_1",
-            "5 | in | - | 2026/11/23 09:30:12:402 | {jabber:client}iq | bind_1",
-            "7 | in | - | 2026/11/23 09:30:12:510 | {jabber:client}message | msg1",
-            "9 | out | - | 2026/11/23 09:30:13:001 | {jabber:client}message | msg2",
+            "3 | in | - | 2026-11-23 09:30:12:212 | {http://etherx.jabber.org/streams}features | -",
+            "5 | out | - | 2026-11-23 09:30:12:301 | {jabber:client}iq | bind_1",
+            "6 | in | - | 2026-11-23 09:30:12:402 | {jabber:client}iq | bind_1",
+            "8 | in | - | 2026-11-23 09:30:12:510 | {jabber:client}message | msg1",
+            "11 | out | - | 2026-11-23 09:30:13:002 | {jabber:client}message | msg2",
         ])
+    }
+
+    func testMonalFormatterLines() {
+        // Monal/Classes/MLLogFormatter.m: the UDP log server's line without its counter.
+        let log = """
+            2026-11-23 09:30:12:402 [  INFO] mainapp [1d03:im.monal.receiveQueue (QOS:UT)] -[xmpp processInput:withDelayedReplay:] \
+            at Classes/xmpp.m:1789: RECV Stanza: <iq xmlns='jabber:client' id='a' type='result'/>
+            2026-11-23 09:30:12:403 [ DEBUG] *appex* [1c2f:im.monal.sendQueue (QOS:UT)] -[xmpp logStanza:withPrefix:] \
+            at Classes/xmpp.m:3328: SEND: <iq xmlns='jabber:client' id='b' type='get'/>
+            """
+        XCTAssertEqual(rows(log, detected: .monal), [
+            "1 | in | - | 2026-11-23 09:30:12:402 | {jabber:client}iq | a",
+            "2 | out | - | 2026-11-23 09:30:12:403 | {jabber:client}iq | b",
+        ])
+    }
+
+    func testConversations() throws {
+        // Received stanzas only, in jabber:client; a chatty line between two lines of a stanza.
+        XCTAssertEqual(rows(try example("conversations.log"), detected: .conversations), [
+            "3 | in | - | 11-23 09:30:12.300 | {jabber:client}iq | bind_1",
+            "4 | in | - | 11-23 09:30:12.400 | {jabber:client}message | msg1",
+            "8 | in | - | 11-23 09:30:12.500 | {jabber:client}presence | p1",
+            "9 | in | - | 11-23 09:30:13.001 | {jabber:client}message | msg2",
+        ])
+        let (stanzas, _) = LogReader.stanzas(in: try example("conversations.log"))
+        XCTAssertEqual(stanzas[1].element.childElements.first?.text, "Shall I hear more,\nor shall I speak at this?")
     }
 
     func testTshark() throws {

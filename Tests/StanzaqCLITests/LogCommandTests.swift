@@ -142,18 +142,54 @@ final class LogCommandTests: CLITestCase {
     func testMonalLog() throws {
         try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-e", "/@id", "logs/monal.log"], stdout: """
             3\tin\tfeatures\t
-            4\tout\tiq\tbind_1
-            5\tin\tiq\tbind_1
-            7\tin\tmessage\tmsg1
-            9\tout\tmessage\tmsg2
+            5\tout\tiq\tbind_1
+            6\tin\tiq\tbind_1
+            8\tin\tmessage\tmsg1
+            11\tout\tmessage\tmsg2
             """ + "\n", status: 0)
         try assertStanzaq(["--json", "--fields", "line,time,direction,session", "-e", "/$", "-e", "/@id", "logs/monal.log"],
                           stdout: """
-            {"line":3,"time":"2026/11/23 09:30:12:212","direction":"in","session":null,"value":["features",null]}
-            {"line":4,"time":"2026/11/23 09:30:12:301","direction":"out","session":null,"value":["iq","bind_1"]}
-            {"line":5,"time":"2026/11/23 09:30:12:402","direction":"in","session":null,"value":["iq","bind_1"]}
-            {"line":7,"time":"2026/11/23 09:30:12:510","direction":"in","session":null,"value":["message","msg1"]}
-            {"line":9,"time":"2026/11/23 09:30:13:001","direction":"out","session":null,"value":["message","msg2"]}
+            {"line":3,"time":"2026-11-23 09:30:12:212","direction":"in","session":null,"value":["features",null]}
+            {"line":5,"time":"2026-11-23 09:30:12:301","direction":"out","session":null,"value":["iq","bind_1"]}
+            {"line":6,"time":"2026-11-23 09:30:12:402","direction":"in","session":null,"value":["iq","bind_1"]}
+            {"line":8,"time":"2026-11-23 09:30:12:510","direction":"in","session":null,"value":["message","msg1"]}
+            {"line":11,"time":"2026-11-23 09:30:13:002","direction":"out","session":null,"value":["message","msg2"]}
+            """ + "\n", status: 0)
+    }
+
+    func testConversationsLog() throws {
+        try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-e", "/@id", "logs/conversations.log"], stdout: """
+            3\tin\tiq\tbind_1
+            4\tin\tmessage\tmsg1
+            8\tin\tpresence\tp1
+            9\tin\tmessage\tmsg2
+            """ + "\n", status: 0)
+        try assertStanzaq(["--json", "--fields", "line,time,direction,session", "-e", "/$", "-e", "/@id", "logs/conversations.log"],
+                          stdout: """
+            {"line":3,"time":"11-23 09:30:12.300","direction":"in","session":null,"value":["iq","bind_1"]}
+            {"line":4,"time":"11-23 09:30:12.400","direction":"in","session":null,"value":["message","msg1"]}
+            {"line":8,"time":"11-23 09:30:12.500","direction":"in","session":null,"value":["presence","p1"]}
+            {"line":9,"time":"11-23 09:30:13.001","direction":"in","session":null,"value":["message","msg2"]}
+            """ + "\n", status: 0)
+    }
+
+    func testProsodySyslog() throws {
+        try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-e", "/@id", "logs/prosody-syslog.log"], stdout: """
+            5\tout\tfeatures\t
+            6\tin\tiq\tbind_1
+            10\tout\tiq\tbind_1
+            11\tin\tmessage\tmsg1
+            14\tout\tmessage\tmsg1
+            15\tin\tpresence\tp1
+            """ + "\n", status: 0)
+        try assertStanzaq(["--json", "--fields", "line,time,direction,session", "-e", "/$", "-e", "/@id", "logs/prosody-syslog.log"],
+                          stdout: """
+            {"line":5,"time":"Nov 23 09:30:12","direction":"out","session":"c2s55e8a7f1c3a0","value":["features",null]}
+            {"line":6,"time":"Nov 23 09:30:13","direction":"in","session":"c2s55e8a7f1c3a0","value":["iq","bind_1"]}
+            {"line":10,"time":"Nov 23 09:30:13","direction":"out","session":"c2s55e8a7f1c3a0","value":["iq","bind_1"]}
+            {"line":11,"time":"Nov 23 09:30:14","direction":"in","session":"c2s55e8a7f1c3a0","value":["message","msg1"]}
+            {"line":14,"time":"Nov 23 09:30:14","direction":"out","session":"c2s7f3b2c0d9e11","value":["message","msg1"]}
+            {"line":15,"time":"Nov 23 09:30:15","direction":"in","session":"c2s55e8a7f1c3a0","value":["presence","p1"]}
             """ + "\n", status: 0)
     }
 
@@ -229,6 +265,19 @@ final class LogCommandTests: CLITestCase {
             logs/smack.log:5:5:in:msg1
             logs/smack.log:6:11:out:msg2
             """ + "\n", status: 0)
+    }
+
+    func testLineNumberIsTheLogLine() throws {
+        // The line where the stanza starts: a stanza spanning lines (prosody.log 11-12), and
+        // one whose socket reads were split across the other direction's lines (smack.log 5-10).
+        try assertStanzaq(["--line-number", "--json", "body#", "logs/prosody.log", "logs/smack.log"], stdout: """
+            {"line":11,"value":"Art thou not Romeo,\\nand a Montague?"}
+            {"line":15,"value":"Art thou not Romeo,\\nand a Montague?"}
+            {"line":5,"value":"Shall I hear more,\\nor shall I speak at this?"}
+            {"line":11,"value":"'Tis but thy name that is my enemy"}
+            """ + "\n", status: 0)
+        try assertStanzaq(["--line-number", "body#", "logs/prosody-syslog.log"],
+                          stdout: "11:Art thou not Romeo,\nand a Montague?\n14:Art thou not Romeo,\nand a Montague?\n", status: 0)
     }
 
     func testDirection() throws {

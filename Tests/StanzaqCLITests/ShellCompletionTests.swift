@@ -73,7 +73,7 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq -o : json text tsv\u{20}
             stanzaq --color a: always auto\u{20}
             stanzaq body# capt: capture.xml\u{20}
-            stanzaq -c body# logs/pro: logs/prosody-archive.json logs/prosody.log\u{20}
+            stanzaq -c body# logs/pro: logs/prosody-archive.json logs/prosody-syslog.log logs/prosody.log\u{20}
             stanzaq he:\u{20}
 
             """)

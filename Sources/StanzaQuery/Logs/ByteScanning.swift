@@ -68,7 +68,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
 /// The time at the start of a line, in the shapes loggers write it:
 /// `2024-05-01 12:00:00.123`, `2024-05-01T12:00:00,123+02:00`, `12:00:00.1`,
-/// `2024/05/01 12:00:00:123` (CocoaLumberjack),
+/// `2024/05/01 12:00:00:123`, `2024-05-01 12:00:00:123` (CocoaLumberjack), `2024-05-01T12:00:00+0200` (journalctl),
 /// `05-01 12:00:00.123` (logcat), `Nov 23 09:30:12` (Prosody, syslog).
 /// Returns the range of the time, or `nil`.
 func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Range<Int>? {
@@ -118,7 +118,13 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
     else if index < line.count, line[index] == 0x2B || line[index] == 0x2D {
         let mark = index
         index += 1
-        if digits(2) && byte(0x3A) && digits(2) {} else { index = mark }
+        // +02:00, or +0200 (journalctl's short-iso).
+        if digits(2) {
+            _ = byte(0x3A)
+            if !digits(2) { index = mark }
+        } else {
+            index = mark
+        }
     }
     return start..<index
 }

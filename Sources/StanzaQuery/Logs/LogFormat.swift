@@ -1,9 +1,9 @@
 /// The log formats stanzaq reads (stanzaq(1), LOGS).
 public enum LogFormat: String, CaseIterable, Sendable {
-    case prosody, ejabberd, smack, slixmpp, nbxmpp, gajim, dino, monal, tshark, json, tsv, generic
+    case prosody, ejabberd, smack, slixmpp, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic
 
     /// The formats in the order detection tries them: the most specific first.
-    static let detectionOrder: [LogFormat] = [.prosody, .ejabberd, .smack, .nbxmpp, .gajim, .dino, .monal, .tshark, .json, .slixmpp, .tsv]
+    static let detectionOrder: [LogFormat] = [.prosody, .ejabberd, .smack, .nbxmpp, .gajim, .dino, .monal, .conversations, .tshark, .json, .slixmpp, .tsv]
 
     /// Whether `line` is typical of this format.
     func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -16,6 +16,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .gajim: return GajimConsoleParser.recognises(line)
         case .dino: return DinoLogParser.recognises(line)
         case .monal: return MonalLogParser.recognises(line)
+        case .conversations: return ConversationsLogParser.recognises(line)
         case .tshark: return TsharkFollowParser.recognises(line)
         case .json: return ArchiveRowParser.recognisesJSON(line)
         case .tsv: return ArchiveRowParser.recognisesTSV(line)
@@ -34,6 +35,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .gajim: return GajimConsoleParser()
         case .dino: return DinoLogParser()
         case .monal: return MonalLogParser()
+        case .conversations: return ConversationsLogParser()
         case .tshark: return TsharkFollowParser()
         case .json: return ArchiveRowParser(layout: .json)
         case .tsv: return ArchiveRowParser(layout: .tsv)

@@ -141,10 +141,10 @@ struct ParsedLine {
 
     /// A line that starts a record, its header given as places in the line.
     @inline(__always)
-    init(record header: LineHeader, payload: Range<Int>) {
+    init(record header: LineHeader, payload: Range<Int>, decoded: [UInt8]? = nil) {
         self.kind = .record
         self.payload = payload
-        self.decoded = nil
+        self.decoded = decoded
         self.header = nil
         self.lineHeader = header
         self.recordData = 0..<0

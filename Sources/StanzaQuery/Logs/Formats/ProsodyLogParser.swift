@@ -16,10 +16,26 @@
 /// util/format.lua writes a newline inside a message as a newline and a tab
 /// (`gsub("\n\t?", "\n\t")`), so a stanza whose text has newlines goes on in
 /// lines that start with a tab; one tab is removed from each.
+///
+/// The syslog sink (`log = { debug = "*syslog" }`) hands each message to
+/// util/pposix.c's `syslog_log(level, name, message)`, which calls
+/// `syslog(level, "%s: %s", name, message)` after `openlog("prosody", LOG_PID, …)`:
+/// the line is the syslog daemon's, `TIME HOST prosody[PID]: NAME: MESSAGE`
+/// (no level). rsyslog writes the newline and tab of a message as `#012#011`;
+/// journalctl writes the lines after the first indented by spaces (then
+/// Prosody's tab).
 final class ProsodyLogParser: LogLineParser {
-    /// Whether the line has the shape of a Prosody log line.
+    /// Whether syslog lines have been read (their continuation lines start with spaces).
+    private var syslog = false
+
+    /// Whether the line has the shape of a Prosody log line: of its own sinks,
+    /// or a syslog line of one of its stanza messages (a syslog file has the
+    /// lines of other programs too).
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        locate(line) != nil
+        if locate(line) != nil { return true }
+        guard let parts = locateSyslog(line) else { return false }
+        let message = parts.message
+        return line.has("SEND: <", at: message) || line.has("RECV: <", at: message) || startTagMessage(line, at: message) != nil
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
@@ -27,7 +43,19 @@ final class ProsodyLogParser: LogLineParser {
         if end > 0 && line[0] == 0x09 {
             return ParsedLine(kind: .more, payload: 1..<end)
         }
-        guard let parts = Self.locate(line) else { return .text }
+        if syslog && end > 0 && line[0] == 0x20 {
+            // journalctl's continuation line: spaces, then the tab Prosody put after the newline.
+            let indent = line.skippingBlanks(from: 0)
+            if indent > 0 && line[indent - 1] == 0x09 { return ParsedLine(kind: .more, payload: indent..<end) }
+        }
+        var located = Self.locate(line)
+        var fromSyslog = false
+        if located == nil, let parts = Self.locateSyslog(line) {
+            located = parts
+            fromSyslog = true
+            syslog = true
+        }
+        guard let parts = located else { return .text }
         let message = parts.message
         var header = LineHeader(shape: .wholeStanzas, session: parts.name, time: parts.time)
         let payloadStart: Int
@@ -46,7 +74,54 @@ final class ProsodyLogParser: LogLineParser {
             return .text
         }
         if header.streamNamespace == nil { header.streamNamespace = Self.streamNamespace(forSessionType: line, parts.name) }
+        if fromSyslog, let escaped = line.firstRange(of: "#01", from: payloadStart), escaped.lowerBound < end {
+            return ParsedLine(record: header, payload: payloadStart..<end,
+                              decoded: Self.withoutSyslogEscapes(UnsafeBufferPointer(rebasing: line[payloadStart..<end])))
+        }
         return ParsedLine(record: header, payload: payloadStart..<end)
+    }
+
+    /// Finds the parts of a syslog line of Prosody's: `[TIME ]HOST IDENT[PID]: NAME: MESSAGE`
+    /// (IDENT is `prosody` unless `syslog_name` says otherwise).
+    static func locateSyslog(_ line: UnsafeBufferPointer<UInt8>) -> (time: Range<Int>?, name: Range<Int>, message: Int)? {
+        var from = 0
+        while let colon = line.firstRange(of: "]: ", from: from) {
+            from = colon.upperBound
+            // `[PID]` right after the ident.
+            var open = colon.lowerBound
+            while open > 0, isASCIIDigit(line[open - 1]) { open -= 1 }
+            guard open < colon.lowerBound, open > 1, line[open - 1] == 0x5B, line[open - 2] != 0x20 else { continue }
+            // The logger's name: no blanks, then `: `.
+            let nameStart = colon.upperBound
+            var nameEnd = nameStart
+            while nameEnd < line.count, line[nameEnd] != 0x3A && line[nameEnd] != 0x20 && line[nameEnd] != 0x09 { nameEnd += 1 }
+            guard nameEnd > nameStart, line.has(": ", at: nameEnd) else { return nil }
+            return (leadingTimestamp(in: line), nameStart..<nameEnd, nameEnd + 2)
+        }
+        return nil
+    }
+
+    /// A message as rsyslog wrote it: its control characters were written `#ooo`
+    /// (a newline `#012`, a tab `#011`). Prosody's tab after a newline goes, as on
+    /// a line of its own file.
+    static func withoutSyslogEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes.has("#012", at: index) {
+                out.append(0x0A)
+                index += 4
+                if bytes.has("#011", at: index) { index += 4 }
+            } else if bytes.has("#011", at: index) {
+                out.append(0x09)
+                index += 4
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
     }
 
     /// `Sending[TYPE]: ` or `Received[TYPE]: `.
