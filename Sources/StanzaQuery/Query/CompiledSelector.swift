@@ -31,6 +31,18 @@ struct CompiledSelector {
     }
 }
 
+extension CompiledSelector {
+    /// The selector with matchers of its own (see ``Query/copyForAnotherThread()``).
+    func copyForAnotherThread() -> CompiledSelector {
+        CompiledSelector(syntax: syntax, namespace: namespace, filters: filters.map { filter in
+            switch filter.test {
+            case .equals(let matcher): return CompiledFilter(subject: filter.subject, test: .equals(CaselessMatcher(matcher.value)))
+            case .equalsExactly, .matches: return filter
+            }
+        })
+    }
+}
+
 struct CompiledFilter {
     let subject: QuerySyntax.FilterSubject
     let test: Test

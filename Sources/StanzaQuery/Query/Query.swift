@@ -94,6 +94,29 @@ public final class Query {
         }
     }
 
+    /// A copy of this query to evaluate on another thread at the same time as
+    /// this one: the caches that matchers fill on first use are its own. The
+    /// count of a `~` filter's abandoned matches stays shared (and locked), so
+    /// that a filter is given up after as many abandoned matches in a run as
+    /// with one thread (stanzaq(1), "Resource limits").
+    public func copyForAnotherThread() -> Query { Query(copying: self) }
+
+    private init(copying other: Query) {
+        syntax = other.syntax
+        options = other.options
+        steps = other.steps.map { step in
+            switch step {
+            case .select(let selector): return .select(selector.copyForAnotherThread())
+            case .context(let selector): return .context(selector.copyForAnotherThread())
+            case .parent, .anyDepth: return step
+            }
+        }
+        hasParentStep = other.hasParentStep
+        hasAnyDepthStep = other.hasAnyDepthStep
+        dataForm = other.dataForm.map { CompiledDataForm($0.syntax) }
+        extractedAttribute = other.extractedAttribute
+    }
+
     /// How the query was compiled.
     public let options: QueryOptions
     /// Whether the path climbs with `..` (evaluated breadth first, step by step).
