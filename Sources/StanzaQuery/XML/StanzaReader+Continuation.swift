@@ -1,0 +1,55 @@
+import CLibXML2
+
+/// Reading part of an input: a stream taken up between two of its stanzas,
+/// as a parallel search does with the parts of one large input (stanzaq(1),
+/// "Parallelism"). A reader made with
+/// ``init(continuing:line:defaultNamespace:recovery:handler:)`` is in the
+/// state a reader of the whole input is in at that place — inside the stream,
+/// its namespaces in scope, between stanzas, at that line — so that it reads
+/// what follows exactly as that reader would: the same stanzas, the same
+/// damage at the same positions.
+extension StanzaReader {
+    /// A reader that goes on with a stream at the start of a line between two
+    /// of its stanzas.
+    /// - Parameters:
+    ///   - streamHeader: the stream's start tag as ``streamStartTag`` gives it
+    ///     (what a reader of the stream up to here holds).
+    ///   - line: the line of the input where the bytes to be fed start (at
+    ///     column 1), so that positions are the input's.
+    public convenience init(continuing streamHeader: [UInt8], line: Int, defaultNamespace: String? = nil,
+                            recovery: Recovery = .stop, handler: @escaping Handler) {
+        self.init(defaultNamespace: defaultNamespace, recovery: recovery, handler: handler)
+        // The input's start (gzip, a byte order mark, text before any XML) is behind.
+        startPhase = false
+        sniffing = false
+        rawUndecided = false
+        sawDocument = true
+        stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
+        startDocument(at: 0, header: streamHeader)
+    }
+
+    /// The start tag of the stream being read, written as a reader that goes on
+    /// with it is given it; `nil` outside a stream.
+    public var streamStartTag: [UInt8]? {
+        inStream && context != nil ? streamHeader : nil
+    }
+
+    /// Whether everything fed so far was read cleanly up to a place inside a
+    /// stream between two of its stanzas: no damage, no stanza or other
+    /// document open, the stream not ended. A reader of the whole input is then
+    /// where ``init(continuing:line:defaultNamespace:recovery:handler:)`` puts one.
+    public var isInsideStreamBetweenStanzas: Bool {
+        guard let context, inStream, !isStopped, failure == nil, damageCount == 0, outbox.isEmpty,
+              open.isEmpty, skipped == 0, pendingDamage == nil, resynchronizer == nil, resetOffset == nil,
+              !startPhase, tentative.isEmpty else { return false }
+        return restIsBetweenStanzas(context)
+    }
+}
+
+extension StanzaReader {
+    /// Sets libxml2 up; call it once, on the main thread, before readers run on
+    /// other threads (each reader has parsers of its own).
+    public static func prepareForThreads() {
+        xmlInitParser()
+    }
+}
