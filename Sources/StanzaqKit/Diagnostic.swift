@@ -83,15 +83,25 @@ public struct Diagnostic: Error, Equatable, CustomStringConvertible {
 /// for tests.
 public final class Diagnostics {
     private let fileDescriptor: Int32?
+    /// Where a piece of a parallel search keeps its lines.
+    private let transcript: Transcript?
     /// Every line reported so far, when kept in memory.
     public private(set) var lines: [String] = []
     /// Diagnostics written to `fileDescriptor` (standard error by default).
     public init(fileDescriptor: Int32 = 2) {
         self.fileDescriptor = fileDescriptor
+        transcript = nil
     }
 
     private init() {
         fileDescriptor = nil
+        transcript = nil
+    }
+
+    /// Diagnostics kept in `transcript`, in order with the output there.
+    init(transcript: Transcript) {
+        fileDescriptor = nil
+        self.transcript = transcript
     }
 
     /// Diagnostics kept in ``lines``.
@@ -106,7 +116,10 @@ public final class Diagnostics {
 
     /// A line that is not a diagnostic (a usage hint).
     public func write(_ line: String) {
-        guard let fileDescriptor else { lines.append(line); return }
+        guard let fileDescriptor else {
+            if let transcript { transcript.append(.diagnostic(line)) } else { lines.append(line) }
+            return
+        }
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         _ = bytes.withUnsafeBytes { writeAll(fileDescriptor, $0) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StanzaqKit
 
 /// What the command sees of its process: its standard streams, whether they are
@@ -16,13 +17,20 @@ struct CommandEnvironment {
     var directory: Int32 = AT_FDCWD
     /// Whether Ctrl-C handlers may be installed (the process's, not a test's).
     var handlesSignals = false
+    /// How many threads search by default (`--threads`): the CPUs the process may use.
+    var processorCount = 1
+    /// The size of the parts a large input is cut into for threads, when not
+    /// the default: `STANZAQ_PART_SIZE`, a seam for tests that cut often.
+    var partSize: Int?
 
     /// The process's own.
     static func process() -> CommandEnvironment {
         CommandEnvironment(
             output: Output(fileDescriptor: 1), diagnostics: Diagnostics(fileDescriptor: 2),
             stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0,
-            noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true)
+            noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true,
+            processorCount: max(1, ProcessInfo.processInfo.activeProcessorCount),
+            partSize: getenv("STANZAQ_PART_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil })
     }
 }
 

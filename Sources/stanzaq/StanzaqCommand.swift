@@ -194,6 +194,10 @@ struct StanzaqCommand: ParsableCommand {
     @Flag(help: "Follow a growing file as tail -F does: from its end, across rotation, line-buffered.")
     var follow = false
 
+    @Option(help: ArgumentHelp("Search with N threads (default: the number of CPUs); 1 reads strictly in order. The output is the same.",
+                               valueName: "N"))
+    var threads: Int?
+
     /// `--log` without a value: the format is detected.
     static let detectedLogFormat = "auto"
 
@@ -248,6 +252,7 @@ struct StanzaqCommand: ParsableCommand {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
         _ = try namespaces()
+        if let threads, threads < 1 { throw ValidationError("--threads: N must be at least 1") }
     }
 
     /// The options of grep's habits (stanzaq(1), `-l`, `-m`, `-A`, `-r`, `--pair`):
@@ -345,7 +350,8 @@ struct StanzaqCommand: ParsableCommand {
         if environment.handlesSignals { Interruption.install(.search) }
 
         let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
-                                diagnostics: environment.diagnostics, standardInput: environment.standardInput)
+                                diagnostics: environment.diagnostics, standardInput: environment.standardInput,
+                                output: environment.output)
         do {
             try searcher.run(paths: paths)
         } catch OutputError.brokenPipe {
@@ -398,6 +404,9 @@ struct StanzaqCommand: ParsableCommand {
         options.direction = direction
         options.follow = follow
         environment.output.lineBuffered = lineBuffered || environment.stdoutIsTerminal || follow
+        options.lineBuffered = environment.output.lineBuffered
+        options.threads = threads ?? environment.processorCount
+        if let size = environment.partSize { options.partSize = size }
         options.directory = environment.directory
         options.recursive = recursive
         do {

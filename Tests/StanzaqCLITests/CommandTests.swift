@@ -28,7 +28,7 @@ final class CommandTests: CLITestCase {
                            "--epoch", "--pretty", "--color", "--line-buffered", "-i, --interactive", "--explain",
                            "--version", "-h, --help", "-l, --files-with-matches", "-L, --files-without-match",
                            "-m, --max-count", "-A, --after-context", "-B, --before-context", "-C, --context", "--pair",
-                           "-r, --recursive", "-g, --glob"] {
+                           "-r, --recursive", "-g, --glob", "--threads"] {
                 XCTAssertTrue(help.contains(option), "\(flag) does not list \(option)")
             }
         }

@@ -6,6 +6,8 @@
 /// (the command exits quietly when the reader went away, as `grep | head` does).
 public final class Output {
     private let fileDescriptor: Int32?
+    /// Where a piece of a parallel search keeps what it writes.
+    private let transcript: Transcript?
     private(set) var buffer: [UInt8] = []
     /// Everything written, when the output is kept in memory.
     public private(set) var contents: [UInt8] = []
@@ -16,11 +18,19 @@ public final class Output {
     /// An output to `fileDescriptor` (standard output by default).
     public init(fileDescriptor: Int32 = 1) {
         self.fileDescriptor = fileDescriptor
+        transcript = nil
         buffer.reserveCapacity(limit * 2)
     }
 
     private init() {
         fileDescriptor = nil
+        transcript = nil
+    }
+
+    /// An output kept in `transcript`, in order with the diagnostics there.
+    init(transcript: Transcript) {
+        fileDescriptor = nil
+        self.transcript = transcript
     }
 
     /// An output kept in ``contents``.
@@ -57,6 +67,11 @@ public final class Output {
     /// either way) and the error thrown.
     public func flush() throws(OutputError) {
         guard let fileDescriptor else {
+            if let transcript {
+                if !buffer.isEmpty { transcript.append(.output(buffer)) }
+                buffer.removeAll(keepingCapacity: true)
+                return
+            }
             contents.append(contentsOf: buffer)
             buffer.removeAll(keepingCapacity: true)
             return

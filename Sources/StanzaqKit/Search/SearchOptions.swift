@@ -60,6 +60,22 @@ public struct SearchOptions {
     public var context: StanzaContext?
     /// With ``Report/stanzas``: print the request or response of each iq (`--pair`).
     public var pairs = false
+    /// How many threads search (`--threads`): several files at once, and the
+    /// parts of one large input. 1: one thread, strictly in order.
+    public var threads = 1
+    /// About how many bytes each part of one large input has (parts end at a
+    /// stanza boundary at or after it). Tests make it small to cut often.
+    public var partSize = 1 << 18
+
+    /// Whether the search may run on several threads: the output of each input
+    /// (or part) must depend on nothing but that input, and nothing may be
+    /// written before the input is read to its end. Line-buffered output
+    /// (results as stanzas arrive) and `--follow` are read in order; an option
+    /// whose output carries state from one input to the next belongs here too:
+    /// context (`--` between groups, across files) and `--pair`.
+    public var searchesInParallel: Bool {
+        threads > 1 && !lineBuffered && !follow && context == nil && !pairs
+    }
 
     public init(queries: [Query]) {
         self.queries = queries

@@ -12,20 +12,30 @@ public final class Searcher {
     public let standardInput: Int32
 
     /// Whether some stanza counted (had a result, or, inverted, none).
-    public private(set) var matched = false
+    public internal(set) var matched = false
     /// Whether an error was reported.
-    public private(set) var failed = false
+    public internal(set) var failed = false
+    /// Whether a parallel search no longer wants what this searcher finds
+    /// (checked between stanzas, as Ctrl-C is).
+    var isCancelled: (() -> Bool)?
 
-    public init(options: SearchOptions, sink: any SearchSink, diagnostics: Diagnostics, standardInput: Int32 = 0) {
+    /// Where `sink` writes: given, the search may run on several threads
+    /// (``SearchOptions/threads``), the records of each input kept apart and
+    /// written here in order.
+    public let output: Output?
+
+    public init(options: SearchOptions, sink: any SearchSink, diagnostics: Diagnostics, standardInput: Int32 = 0,
+                output: Output? = nil) {
         self.options = options
         self.sink = sink
+        self.output = output
         self.diagnostics = diagnostics
         self.standardInput = standardInput
         unboundPrefixes = UnboundPrefixes(queries: options.queries, aliases: options.namespaceAliases)
     }
 
     /// The prefixes of prefixed names not yet seen bound in the input.
-    private var unboundPrefixes: UnboundPrefixes
+    var unboundPrefixes: UnboundPrefixes
 
     /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
     /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does);
@@ -40,7 +50,14 @@ public final class Searcher {
     /// search (a total count). Throws when the output cannot be written; ``status``
     /// still tells what was found until then.
     public func run(paths: [String]) throws(OutputError) {
-        try run(FileWalk(operands: paths, recursive: options.recursive, filter: options.globs, directory: options.directory))
+        let walk = FileWalk(operands: paths, recursive: options.recursive, filter: options.globs, directory: options.directory)
+        // One input named (or none: standard input) is worth threads only if it can be cut into parts.
+        let single = options.recursive || paths.count > 1 ? nil : paths.first ?? "-"
+        if let parallel = ParallelSearch(searcher: self, walk: walk, single: single) {
+            try parallel.run()
+            return
+        }
+        try run(walk)
     }
 
     /// Searches the inputs of `walk`, in its order.
@@ -55,10 +72,8 @@ public final class Searcher {
             switch item {
             case .input(let path):
                 total += try search(path: path, sink: sink)
-            case .unreadableDirectory(let path, let code):
-                try report(.opening(path, errno: code), sink: sink)
-            case .nameNotUTF8(let path):
-                try report(Diagnostic(.input(path), "the name is not UTF-8, so it cannot be searched (rename it)"), sink: sink)
+            case .unreadableDirectory, .nameNotUTF8:
+                if let diagnostic = Self.diagnostic(for: item) { try report(diagnostic, sink: sink) }
             }
             if sink.stopsAtFirstMatch && matched { return }
             // Ctrl-C: the records written so far are whole; a count would not be.
@@ -69,21 +84,47 @@ public final class Searcher {
         unboundPrefixes.warnings.forEach(diagnostics.report)
     }
 
+    /// What is reported for an item of the walk that cannot be searched.
+    static func diagnostic(for item: WalkItem) -> Diagnostic? {
+        switch item {
+        case .input: return nil
+        case .unreadableDirectory(let path, let code): return .opening(path, errno: code)
+        case .nameNotUTF8(let path): return Diagnostic(.input(path), "the name is not UTF-8, so it cannot be searched (rename it)")
+        }
+    }
+
     /// Searches one input; returns how many of its stanzas counted.
     private func search<Sink: SearchSink>(path: String, sink: Sink) throws(OutputError) -> Int {
-        let name = path == "-" ? "(standard input)" : path
-        let fd: Int32 = path == "-" ? standardInput : openat(options.directory, path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            try report(.opening(path, errno: errno), sink: sink)
-            return 0
+        try search(InputPart(path: path), sink: sink).count
+    }
+
+    /// Searches one input, or a part of one (a parallel search); returns how
+    /// many of its stanzas counted, and for a part that ends inside the input,
+    /// whether it was read cleanly to its end (else what it found is not what
+    /// one reader of the whole input finds, and it must be read another way).
+    func search<Sink: SearchSink>(_ input: InputPart, sink: Sink) throws(OutputError) -> (count: Int, clean: Bool) {
+        let path = input.path
+        let name = input.name
+        let part = input.part
+        let fd: Int32
+        if let part {
+            fd = part.fileDescriptor
+        } else {
+            fd = path == "-" ? standardInput : openat(options.directory, path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                try report(.opening(path, errno: errno), sink: sink)
+                return (0, true)
+            }
+            Interruption.reading(fd)
         }
-        Interruption.reading(fd)
         defer {
-            Interruption.reading(-1)
-            if fd != standardInput { close(fd) }
+            if part == nil {
+                Interruption.reading(-1)
+                if fd != standardInput { close(fd) }
+            }
         }
         var count = 0
-        var number = 0
+        var number = part?.stanzasBefore ?? 0
         var outputError: OutputError?
         // After this many stanzas that count, the input has given what is asked (`-m`, `-l`).
         let limit = [options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
@@ -128,7 +169,13 @@ public final class Searcher {
         func begin(_ kind: InputKind) {
             switch kind {
             case .xml:
-                let reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage) { take($0, nil) }
+                let reader: StanzaReader
+                if let header = part?.continuing {
+                    reader = StanzaReader(continuing: header, line: part!.line, defaultNamespace: options.defaultNamespace,
+                                          recovery: .skipDamage) { take($0, nil) }
+                } else {
+                    reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage) { take($0, nil) }
+                }
                 // Damaged input costs the damaged stanza only: reported, skipped, exit 2 at the end.
                 reader.damageHandler = { [unowned self] damage in
                     // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
@@ -164,7 +211,8 @@ public final class Searcher {
         func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws -> Bool {
             if xmlReader == nil && logReader == nil {
                 start.append(contentsOf: bytes)
-                guard let kind = options.input ?? InputKind.recognise(start, atEnd: atEnd) else { return true }
+                guard let kind = part?.continuing != nil ? .xml : options.input ?? InputKind.recognise(start, atEnd: atEnd)
+                else { return true }
                 begin(kind)
                 let bytes = start
                 start = []
@@ -179,19 +227,30 @@ public final class Searcher {
         }
         do {
             var failure: Error?
-            let code = InputChunks.read(fileDescriptor: fd, follow: options.follow && fd != standardInput ? path : nil, body: { chunk in
-                do { return try feed(chunk) } catch { failure = error; return false }
-            }, idle: {
-                logReader?.idle()
-                do { try sink.flush() } catch { outputError = error as? OutputError }
-            }, newFile: { lines in
-                if xmlReader == nil && logReader == nil { start = [] }
-                logReader?.continueInNewFile(linesBefore: lines)
-                linesBefore = lines
-            })
+            let code: Int32?
+            if let bytes = part?.bytes {
+                // A part that ends inside the input: read, not finished.
+                code = nil
+                do { _ = try bytes.withUnsafeBytes { try feed($0) } } catch { failure = error }
+            } else if let part {
+                code = part.readToEnd { chunk in
+                    do { return try feed(chunk) } catch { failure = error; return false }
+                }
+            } else {
+                code = InputChunks.read(fileDescriptor: fd, follow: options.follow && fd != standardInput ? path : nil, body: { chunk in
+                    do { return try feed(chunk) } catch { failure = error; return false }
+                }, idle: {
+                    logReader?.idle()
+                    do { try sink.flush() } catch { outputError = error as? OutputError }
+                }, newFile: { lines in
+                    if xmlReader == nil && logReader == nil { start = [] }
+                    logReader?.continueInNewFile(linesBefore: lines)
+                    linesBefore = lines
+                })
+            }
             if let failure { throw failure }
             if let code { throw StanzaReaderError.io(errno: code) }
-            if outputError == nil {
+            if outputError == nil && part?.bytes == nil {
                 _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
                 try xmlReader?.finish()
                 logReader?.finish()
@@ -202,14 +261,21 @@ public final class Searcher {
             // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
         }
         if let outputError { throw outputError }
+        if let part {
+            guard let expected = part.stanzas else { return (count, true) }
+            // Stopped by the search (-q): what was read up to there is right.
+            if !goesOn(sink) { return (count, true) }
+            let clean = xmlReader.map { $0.isInsideStreamBetweenStanzas && $0.streamStartTag == part.header } ?? false
+            return (count, clean && number - part.stanzasBefore == expected)
+        }
         if !Interruption.isRequested { try sink.endInput(name, count: count) }
-        return count
+        return (count, true)
     }
 
     /// Whether reading goes on after a stanza: checked between stanzas, so that
     /// output ends with a whole record.
     private func goesOn<Sink: SearchSink>(_ sink: Sink) -> Bool {
-        !(sink.stopsAtFirstMatch && matched) && !Interruption.isRequested
+        !(sink.stopsAtFirstMatch && matched) && !Interruption.isRequested && !(isCancelled?() ?? false)
     }
 
     /// How deep the reader must build stanzas: as deep as the deepest query

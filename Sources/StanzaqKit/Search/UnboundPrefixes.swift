@@ -24,6 +24,12 @@ struct UnboundPrefixes {
         pending.removeAll { stanza.bindsSomewhere($0.prefix) }
     }
 
+    /// Keeps only the prefixes `other` has not seen bound either (the same
+    /// queries, searched in another part of the input).
+    mutating func formIntersection(_ other: UnboundPrefixes) {
+        pending.removeAll { mine in !other.pending.contains { $0.query == mine.query && $0.prefix == mine.prefix } }
+    }
+
     /// Whether some prefix is still to be seen bound: then stanzas must be
     /// built whole, since a declaration may be anywhere in them.
     var isWatching: Bool { !pending.isEmpty }

@@ -1,0 +1,55 @@
+/// What one search reads: a whole input (a path, `-` for standard input), or a
+/// part of one that a parallel search cut at stanza boundaries.
+struct InputPart {
+    var path: String
+    var part: PartOfInput?
+
+    init(path: String, part: PartOfInput? = nil) {
+        self.path = path
+        self.part = part
+    }
+
+    /// The name in messages and prefixes.
+    var name: String { path == "-" ? "(standard input)" : path }
+}
+
+/// A part of a file read on its own: from `offset`, either `bytes` (which end
+/// at a stanza boundary inside the file) or everything to the file's end.
+struct PartOfInput {
+    /// The file, open (it is read with pread, so that parts share it).
+    var fileDescriptor: Int32
+    /// Where the part starts in the file.
+    var offset: Int
+    /// The part's bytes; `nil`: from `offset` to the end of the file.
+    var bytes: [UInt8]?
+    /// The stream's start tag, which a reader taking up the stream at `offset`
+    /// is given; `nil` for the part that starts the file (read from its start).
+    var continuing: [UInt8]?
+    /// The stream's start tag the part must end inside.
+    var header: [UInt8]
+    /// The line where the part starts (at its first column).
+    var line: Int
+    /// How many stanzas come before the part.
+    var stanzasBefore: Int
+    /// How many stanzas start in `bytes`, by the scanner's count.
+    var stanzas: Int?
+
+    /// Reads the file from `offset` to its end, handing each chunk to `body`
+    /// until it returns `false`; returns `errno` if reading failed.
+    func readToEnd(_ body: (UnsafeRawBufferPointer) -> Bool) -> Int32? {
+        let size = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 1)
+        defer { buffer.deallocate() }
+        var position = offset
+        while true {
+            let count = pread(fileDescriptor, buffer.baseAddress, size, off_t(position))
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { return nil }
+            position += count
+            if !body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) { return nil }
+        }
+    }
+}

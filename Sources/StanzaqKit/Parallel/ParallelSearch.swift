@@ -1,0 +1,432 @@
+import Foundation
+import StanzaQuery
+import Synchronization
+
+/// A search on several threads whose output is what one thread writes
+/// (stanzaq(1), "Parallelism"): records, their order, prefixes, stanza
+/// numbers, messages and exit status.
+///
+/// The inputs are cut into pieces (jobs): a file each, and a large XMPP stream
+/// into parts that end at stanza boundaries (``StanzaBoundaryScanner``), each
+/// read by a reader taking up the stream there. One thread (the producer) makes
+/// the jobs in input order, the workers search them — each with a searcher,
+/// sink and copies of the queries of its own, writing into the job's
+/// ``Transcript`` — and the calling thread writes the transcripts out in order.
+///
+/// A part that is not read cleanly to its end (damage, a stream that ends,
+/// anything the scanner may have got wrong) is thrown away and the file is read
+/// from the part's start to its end by one reader, in the state one reader of
+/// the whole file is in there, so that messages, positions and stanza numbers
+/// are the ones it gives. At most ``window`` jobs are made and not yet
+/// written, and a job that is not being written waits once its transcript
+/// holds ``Transcript/limit`` bytes: memory stays bounded whatever the input.
+final class ParallelSearch: @unchecked Sendable {
+    private let searcher: Searcher
+    private let output: Output
+    /// The inputs, made on the producer's thread (a walk of directories runs there).
+    private let walk: () -> AnyIterator<WalkItem>
+    private let options: SearchOptions
+    private let threads: Int
+    private let window: Int
+
+    /// The jobs made and not yet run, and made and not yet written; guarded by `state`.
+    private let state = NSCondition()
+    private var toRun = JobQueue()
+    private var toWrite = JobQueue()
+    /// Jobs made and not yet written.
+    private var unwritten = 0
+    private var madeAll = false
+    private var stopped = false
+    private var nextIndex = 0
+
+    /// Set once the search stops early (-q found a stanza, output failed, Ctrl-C).
+    private let stopping = Atomic<Bool>(false)
+    /// With -q: the first job known to have a stanza that counts; later ones are not wanted.
+    private let firstMatch = Atomic<Int>(Int.max)
+
+    /// `nil` when one thread does as well: one thread asked for, line-buffered
+    /// output, or a `single` input that cannot be cut into parts.
+    init?(searcher: Searcher, walk: some Sequence<WalkItem>, single: String?) {
+        let options = searcher.options
+        guard options.searchesInParallel, let output = searcher.output else { return nil }
+        self.searcher = searcher
+        self.output = output
+        self.walk = { AnyIterator(walk.makeIterator()) }
+        self.options = options
+        threads = options.threads
+        window = 2 * options.threads + 2
+        if let single, !mayBeSplit(single) { return nil }
+    }
+
+    // MARK: - The calling thread: writing in order
+
+    func run() throws(OutputError) {
+        StanzaReader.prepareForThreads()
+        let producer = Thread { [self] in produce() }
+        producer.stackSize = 1 << 20
+        producer.start()
+        for _ in 0..<threads {
+            let worker = Thread { [self] in work() }
+            worker.stackSize = 8 << 20
+            worker.start()
+        }
+        do {
+            try write()
+        } catch {
+            stop()
+            throw error
+        }
+        stop()
+    }
+
+    private func write() throws(OutputError) {
+        let sink = searcher.sink
+        var total = 0
+        var fileCount = 0
+        while let job = nextToWrite() {
+            defer { written(job) }
+            if case .part(let file, _) = job.work, job.index > file.fellBackAt.load(ordering: .acquiring) {
+                // The file was read to its end by the reader that took over at an earlier part.
+                job.transcript.abandon()
+                continue
+            }
+            while true {
+                let (segments, done) = job.transcript.take()
+                for segment in segments {
+                    switch segment {
+                    case .output(let bytes): try output.write(bytes)
+                    case .diagnostic(let line):
+                        try output.flush()
+                        searcher.diagnostics.write(line)
+                    }
+                }
+                if done { break }
+            }
+            let transcript = job.transcript
+            if transcript.matched { searcher.matched = true }
+            if transcript.failed { searcher.failed = true }
+            if let prefixes = transcript.unboundPrefixes { searcher.unboundPrefixes.formIntersection(prefixes) }
+            switch job.work {
+            case .file, .message:
+                total += transcript.count
+            case .part:
+                fileCount += transcript.count
+                total += transcript.count
+            case .end(let file):
+                if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
+                    try sink.endInput(InputPart(path: file.path).name, count: fileCount)
+                }
+                fileCount = 0
+            }
+            if sink.stopsAtFirstMatch && searcher.matched { return }
+            // Ctrl-C: the records written so far are whole; a count would not be.
+            if Interruption.isRequested { try sink.flush(); return }
+        }
+        try sink.endSearch(count: total)
+        try sink.flush()
+        searcher.unboundPrefixes.warnings.forEach(searcher.diagnostics.report)
+    }
+
+    private func nextToWrite() -> Job? {
+        state.lock()
+        defer { state.unlock() }
+        while toWrite.isEmpty && !madeAll { state.wait() }
+        return toWrite.pop()
+    }
+
+    private func written(_ job: Job) {
+        state.lock()
+        unwritten -= 1
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// Ends the search: no more jobs are made or started, running ones stop at their next stanza.
+    private func stop() {
+        stopping.store(true, ordering: .releasing)
+        state.lock()
+        stopped = true
+        var waiting: [Job] = []
+        while let job = toWrite.pop() { waiting.append(job) }
+        state.broadcast()
+        state.unlock()
+        for job in waiting { job.transcript.abandon() }
+    }
+
+    // MARK: - The producer: jobs in input order
+
+    private func produce() {
+        for item in IteratorSequence(walk()) {
+            if stopping.load(ordering: .acquiring) { break }
+            switch item {
+            case .input(let path):
+                if !split(path) { _ = make(.file(path)) }
+            case .unreadableDirectory, .nameNotUTF8:
+                if let diagnostic = Searcher.diagnostic(for: item) { _ = make(.message(diagnostic)) }
+            }
+        }
+        state.lock()
+        madeAll = true
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// Adds a job, once fewer than `window` are waiting to be written; false once the search stopped.
+    private func make(_ work: Job.Work) -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        while !stopped && unwritten >= window { state.wait() }
+        if stopped { return false }
+        let job = Job(index: nextIndex, work: work)
+        nextIndex += 1
+        unwritten += 1
+        toRun.push(job)
+        toWrite.push(job)
+        state.broadcast()
+        return true
+    }
+
+    /// Whether `path` names a file worth cutting into parts: a regular file of
+    /// at least two parts, read as XML.
+    private func mayBeSplit(_ path: String) -> Bool {
+        if case .log? = options.input { return false }
+        // A part cannot know how many stanzas counted before it (-m, -l).
+        if options.maxCount != nil || searcher.sink.stanzasPerInput != nil { return false }
+        var status = stat()
+        if path == "-" {
+            guard fstat(searcher.standardInput, &status) == 0 else { return false }
+        } else {
+            guard fstatat(options.directory, path, &status, 0) == 0 else { return false }
+        }
+        return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
+    }
+
+    /// Cuts the file at `path` into parts, if it is an XMPP stream that can be;
+    /// false if it is to be searched whole.
+    private func split(_ path: String) -> Bool {
+        guard mayBeSplit(path) else { return false }
+        let fd: Int32
+        if path == "-" {
+            // From its start only: what was read before is not the input's.
+            guard lseek(searcher.standardInput, 0, SEEK_CUR) == 0 else { return false }
+            fd = fcntl(searcher.standardInput, F_DUPFD_CLOEXEC, 3)
+        } else {
+            fd = openat(options.directory, path, O_RDONLY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return false }
+        let blockSize = 1 << 16
+        var buffer = readBlock(fd, at: 0, size: blockSize)
+        guard let prologue = buffer.withUnsafeBufferPointer({ StreamPrologue($0) }) else {
+            close(fd)
+            return false
+        }
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        var scanner = StanzaBoundaryScanner(position: prologue.end)
+        var offset = 0, readTo = buffer.count, line = 1, before = 0
+        var first = true
+        func part(_ bytes: [UInt8]?, stanzas: Int?) -> PartOfInput {
+            PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : prologue.header,
+                        header: prologue.header, line: line, stanzasBefore: before, stanzas: stanzas)
+        }
+        cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.partSize) }) {
+            case .needMore:
+                let more = readBlock(fd, at: readTo, size: blockSize)
+                // No place to cut in sight (stanzas all on one line): the rest is read by one reader.
+                if more.isEmpty || buffer.count > 4 * options.partSize + blockSize {
+                    _ = make(.part(file, part(nil, stanzas: nil)))
+                    break cutting
+                }
+                buffer.append(contentsOf: more)
+                readTo += more.count
+            case .boundary(let end, let stanzas):
+                let bytes = Array(buffer[..<end])
+                guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
+                line += bytes.withUnsafeBufferPointer(countNewlines)
+                before += stanzas
+                offset += end
+                buffer.removeFirst(end)
+                scanner.cut(at: end)
+                first = false
+            case .unsure:
+                _ = make(.part(file, part(nil, stanzas: nil)))
+                break cutting
+            }
+        }
+        _ = make(.end(file))
+        return true
+    }
+
+    private func readBlock(_ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let read = pread(fd, buffer.baseAddress! + count, size - count, off_t(offset + count))
+                if read < 0 && errno == EINTR { continue }
+                if read <= 0 { break }
+                count += read
+            }
+        }
+    }
+
+    // MARK: - The workers
+
+    private func work() {
+        while let job = nextToRun() {
+            run(job)
+            job.transcript.finish()
+        }
+    }
+
+    private func nextToRun() -> Job? {
+        state.lock()
+        defer { state.unlock() }
+        while toRun.isEmpty && !madeAll && !stopped { state.wait() }
+        guard !stopped else { return nil }
+        return toRun.pop()
+    }
+
+    /// Whether a job's results are no longer wanted.
+    private func isUnwanted(_ job: Job) -> Bool {
+        if stopping.load(ordering: .relaxed) || job.index > firstMatch.load(ordering: .relaxed) { return true }
+        if case .part(let file, _) = job.work, job.index > file.fellBackAt.load(ordering: .relaxed) { return true }
+        return false
+    }
+
+    private func run(_ job: Job) {
+        guard !isUnwanted(job) else { return }
+        switch job.work {
+        case .file(let path):
+            search(InputPart(path: path), for: job, into: job.transcript)
+        case .part(let file, var part):
+            if part.bytes != nil {
+                // Kept whole until it is known to be read as one reader reads it.
+                let trial = Transcript(unbounded: true)
+                if search(InputPart(path: file.path, part: part), for: job, into: trial) || isUnwanted(job) {
+                    job.transcript.append(contentsOf: trial)
+                    job.transcript.count = trial.count
+                    job.transcript.matched = trial.matched
+                    job.transcript.failed = trial.failed
+                    job.transcript.unboundPrefixes = trial.unboundPrefixes
+                    return
+                }
+                // The rest of the file is read from here by one reader.
+                _ = file.fellBackAt.compareExchange(expected: Int.max, desired: job.index, ordering: .acquiringAndReleasing)
+                part.bytes = nil
+                part.stanzas = nil
+            }
+            search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
+        case .message(let diagnostic):
+            job.transcript.append(.diagnostic(diagnostic.description))
+            job.transcript.failed = true
+        case .end:
+            break
+        }
+    }
+
+    /// Searches `input` for `job` with a searcher of its own writing into
+    /// `transcript`; returns whether a part was read cleanly to its end.
+    @discardableResult
+    private func search(_ input: InputPart, for job: Job, into transcript: Transcript) -> Bool {
+        var jobOptions = options
+        jobOptions.queries = options.queries.map { $0.copyForAnotherThread() }
+        jobOptions.threads = 1
+        let sink = jobOptions.makeSink(output: Output(transcript: transcript))
+        let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),
+                                   standardInput: searcher.standardInput)
+        jobSearcher.isCancelled = { [unowned self] in isUnwanted(job) }
+        var clean = true
+        do {
+            let result = try jobSearcher.search(input, sink: sink)
+            clean = result.clean
+            transcript.count = result.count
+            try sink.flush()
+        } catch {
+            // Outputs kept in memory do not fail.
+        }
+        transcript.matched = jobSearcher.matched
+        transcript.failed = jobSearcher.failed
+        transcript.unboundPrefixes = jobSearcher.unboundPrefixes
+        if sink.stopsAtFirstMatch && jobSearcher.matched {
+            var known = firstMatch.load(ordering: .relaxed)
+            while job.index < known {
+                let (exchanged, original) = firstMatch.compareExchange(expected: known, desired: job.index, ordering: .relaxed)
+                if exchanged { break }
+                known = original
+            }
+        }
+        return clean
+    }
+}
+
+/// One piece of a parallel search, in input order.
+final class Job: @unchecked Sendable {
+    enum Work {
+        /// A whole input.
+        case file(String)
+        /// A part of a file cut into parts.
+        case part(SplitFile, PartOfInput)
+        /// The end of a file cut into parts (its count, with -c -H).
+        case end(SplitFile)
+        /// An input that cannot be searched (-r: a directory that cannot be listed…).
+        case message(Diagnostic)
+    }
+
+    let index: Int
+    let work: Work
+    let transcript = Transcript()
+
+    init(index: Int, work: Work) {
+        self.index = index
+        self.work = work
+    }
+}
+
+/// Jobs first in, first out; a job leaves it when taken.
+struct JobQueue {
+    private var jobs: [Job?] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == jobs.count }
+
+    mutating func push(_ job: Job) { jobs.append(job) }
+
+    mutating func pop() -> Job? {
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        jobs[head] = nil
+        head += 1
+        if head >= 64 && head * 2 >= jobs.count {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+}
+
+/// A file cut into parts: open while any of its parts is.
+final class SplitFile: @unchecked Sendable {
+    let path: String
+    let fileDescriptor: Int32
+    /// The part from which one reader reads the rest of the file (`Int.max`: none).
+    let fellBackAt = Atomic<Int>(Int.max)
+
+    init(path: String, fileDescriptor: Int32) {
+        self.path = path
+        self.fileDescriptor = fileDescriptor
+    }
+
+    deinit { close(fileDescriptor) }
+}
+
+/// How many line feeds `bytes` holds.
+private func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard var from = bytes.baseAddress else { return 0 }
+    let end = from + bytes.count
+    var count = 0
+    while from < end, let found = memchr(from, 0x0A, end - from) {
+        count += 1
+        from = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
+    }
+    return count
+}
