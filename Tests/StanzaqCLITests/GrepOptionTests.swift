@@ -266,6 +266,20 @@ final class GrepOptionTests: CLITestCase {
         try run(["--color", "always", "-l", "/presence", "a.xml", "b.xml"], stdout: "\(magenta)a.xml\(reset)\n\(magenta)b.xml\(reset)\n", status: 0)
     }
 
+    /// A huge -B holds the stanzas there are, not the number asked for.
+    func testHugeContext() throws {
+        try run(["-s", "-n", "-B", "1000000000", "-A", "1000000000", "/presence<id=p1>", "a.xml"], stdout: """
+            1-<iq type='get' id='q1'/>
+            2-<message id='m1'><body>one</body></message>
+            3-<iq type='result' id='q1'/>
+            4:<presence id='p1'/>
+            5-<message id='m2'><body>two</body></message>
+            6-<iq type='error' id='q2'/>
+            7-<message id='m3'/>
+
+            """, status: 0)
+    }
+
     /// After the n-th stanza of -m, the stanzas after it are read for its context:
     /// printed as context, even one that has a result, as grep does.
     func testContextAfterMaxCount() throws {

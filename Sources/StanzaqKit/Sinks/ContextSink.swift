@@ -22,7 +22,8 @@ final class ContextSink: SearchSink {
         groups = StanzaGroups(formatter: formatter, output: output)
         self.context = context
         evaluation = .test(invert: invert)
-        ring.reserveCapacity(context.before)
+        // Not more: -B 1000000000 must not allocate before a stanza is read.
+        ring.reserveCapacity(min(context.before, 1024))
     }
 
     func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {
