@@ -293,13 +293,13 @@ public final class LogReader {
             let time = header.time.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) }
             let key = ChannelKey(direction: header.direction, session: session)
             // (The namespace's String is made only where it is kept.)
-            let namespace = { header.streamNamespace.map { $0.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } } }
+            let namespace = header.streamNamespace
             if header.shape == .startTag {
-                startTagRecord(key: key, namespace: namespace(), data: data, line,
+                startTagRecord(key: key, namespace: Self.string(namespace), data: data, line,
                                source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time))
                 return
             }
-            let channel = channel(for: key, namespace: namespace())
+            let channel = channel(for: key, namespace: Self.string(namespace))
             channel.startRecord(line: number, direction: header.direction, session: session, time: time)
             begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key, separatedByLineBreaks: false)
             return
@@ -316,6 +316,11 @@ public final class LogReader {
         channel.startRecord(header.source, line: number)
         begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key,
               separatedByLineBreaks: header.separatedByLineBreaks)
+    }
+
+    /// A namespace the format knows, as a String (made only where it is kept).
+    private static func string(_ namespace: StaticString?) -> String? {
+        namespace.map { $0.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
     }
 
     /// The record's channel is known: its first data is read.
