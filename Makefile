@@ -58,7 +58,7 @@ bench-deps: deps
 	$(call install_missing,$(BENCH_PACKAGES))
 
 build: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product stanzaq
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product stanzaq
 
 demo: build
 	@echo '$$ stanzaq '\''body#'\'' examples/capture.xml'

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Reads `fileDescriptor` to its end in chunks of `chunkSize` bytes, handing each
-/// to `body` until `stopped()` says so; retries interrupted reads. Both readers'
+/// to `body` until `stopped()` says so; retries interrupted reads, and waits
+/// where a non-blocking descriptor has nothing yet. Both readers'
 /// `read(fileDescriptor:)` are this loop and their own `feed` and `finish`.
 /// - Throws: ``StanzaReaderError/io(errno:)`` for a failed read, or what `body` throws.
 func readChunks(of fileDescriptor: Int32, chunkSize: Int, stopped: () -> Bool,
@@ -16,6 +17,12 @@ func readChunks(of fileDescriptor: Int32, chunkSize: Int, stopped: () -> Bool,
         let count = read(fileDescriptor, buffer.baseAddress, chunkSize)
         if count < 0 {
             if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // Non-blocking (a parent may have set O_NONBLOCK on a shared descriptor): wait for input.
+                var entry = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, -1)
+                continue
+            }
             throw StanzaReaderError.io(errno: errno)
         }
         if count == 0 { break }

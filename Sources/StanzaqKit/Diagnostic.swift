@@ -46,10 +46,10 @@ public struct Diagnostic: Error, Equatable, CustomStringConvertible {
             .map { String($0).escapingControlCharacters }.joined(separator: "\n  ")
         switch location {
         case .program: return "stanzaq: \(severity == .error ? "error" : "warning"): \(shownMessage)"
-        case .input(let file): return "stanzaq: error: \(file.escapingControlCharacters): \(shownMessage)"
+        case .input(let file): return "stanzaq: error: \(file.shownFileName.escapingControlCharacters): \(shownMessage)"
         case .position(let file, let line, let column):
-            return "\(file.escapingControlCharacters):\(line):\(column): \(shownMessage)"
-        case .stanza(let file, let number): return "\(file.escapingControlCharacters):stanza \(number): \(shownMessage)"
+            return "\(file.shownFileName.escapingControlCharacters):\(line):\(column): \(shownMessage)"
+        case .stanza(let file, let number): return "\(file.shownFileName.escapingControlCharacters):stanza \(number): \(shownMessage)"
         }
     }
 

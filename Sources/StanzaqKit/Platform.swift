@@ -19,6 +19,8 @@ func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32
         let written = write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 {
             if errno == EINTR { continue }
+            // A descriptor a parent made non-blocking (shared with it): wait, as a blocking one would.
+            if errno == EAGAIN || errno == EWOULDBLOCK { waitUntilReady(fileDescriptor, for: Int16(POLLOUT)); continue }
             return errno
         }
         offset += written
@@ -26,7 +28,20 @@ func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32
     return 0
 }
 
-/// read(2), for code inside types that have a `read` of their own.
+/// read(2), for code inside types that have a `read` of their own. A descriptor
+/// a parent made non-blocking (`O_NONBLOCK` is shared with it) is waited on, as a
+/// blocking one would be, instead of failing with EAGAIN.
 func systemRead(_ fileDescriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fileDescriptor, buffer, count)
+    while true {
+        let result = read(fileDescriptor, buffer, count)
+        guard result < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) else { return result }
+        waitUntilReady(fileDescriptor, for: Int16(POLLIN))
+    }
+}
+
+/// Waits until `fileDescriptor` is ready (or a signal comes: poll is never
+/// restarted, so Ctrl-C, which ends the input, is seen at once).
+func waitUntilReady(_ fileDescriptor: Int32, for events: Int16) {
+    var entry = pollfd(fd: fileDescriptor, events: events, revents: 0)
+    _ = poll(&entry, 1, -1)
 }

@@ -25,7 +25,21 @@ struct CommandEnvironment {
 
     /// The process's own.
     static func process() -> CommandEnvironment {
-        CommandEnvironment(
+        // A standard descriptor the process was started without is held by /dev/null,
+        // read-only: the first file opened must not become descriptor 0 (then read
+        // again as `-`) or 1 (written into). Output to it still fails (EBADF), and
+        // standard input is known to be closed.
+        var closed: [Int32] = []
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) < 0 && errno == EBADF {
+            closed.append(fd)
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0 && null != fd {
+                _ = dup2(null, fd)
+                close(null)
+            }
+        }
+        return CommandEnvironment(
+            standardInput: closed.contains(0) ? -1 : 0,
             output: Output(fileDescriptor: 1), diagnostics: Diagnostics(fileDescriptor: 2),
             stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0,
             noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true,

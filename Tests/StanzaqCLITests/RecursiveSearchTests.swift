@@ -131,14 +131,17 @@ final class RecursiveSearchTests: CLITestCase {
         }
     }
 
-    /// A name that is not UTF-8 cannot be named to be opened: said, not searched.
+    /// A name that is not UTF-8 is searched under its own bytes, and shown with `\xHH`
+    /// (stanzaq(1), DIAGNOSTICS); with -l -0 it is written as its bytes, for xargs -0.
     func testNameNotUTF8() throws {
         let path = Array((scratch.url.appendingPathComponent("root/sub").path + "/").utf8CString.dropLast()) + [0x63, -0x17 /* 0xE9 */, 0x2E, 0x78, 0]
         let descriptor = path.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
         XCTAssertGreaterThanOrEqual(descriptor, 0)
+        XCTAssertEqual(write(descriptor, "<m><body>e</body></m>", 21), 21)
         close(descriptor)
-        try run(["-r", "-H", "body#", "root/sub"], stdout: "root/sub/c.xml:c\nroot/sub/deeper/d.xml:d\n",
-                stderr: "stanzaq: error: root/sub/c\u{FFFD}.x: the name is not UTF-8, so it cannot be searched (rename it)\n", status: 2)
+        try run(["-r", "-H", "body#", "root/sub"], stdout: "root/sub/c.xml:c\nroot/sub/c\\xe9.x:e\nroot/sub/deeper/d.xml:d\n", stderr: "", status: 0)
+        let names = try Runner.stanzaq(["-r", "-l", "-0", "body#", "root/sub"], in: scratch.url)
+        XCTAssertEqual(names.stdout, Data("root/sub/c.xml\0root/sub/c".utf8) + Data([0xE9]) + Data(".x\0root/sub/deeper/d.xml\0".utf8))
     }
 
     func testUsageErrors() throws {

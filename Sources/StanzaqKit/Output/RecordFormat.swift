@@ -83,7 +83,7 @@ public struct RecordFormatter {
                                into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
         if format == .json && (withFilename || withStanzaNumber || !fields.isEmpty || marksContext) {
             var object = JSONObjectWriter(into: &out)
-            if withFilename { object.member("file", string: file, into: &out) }
+            if withFilename { object.member("file", string: file.shownFileName, into: &out) }
             if withStanzaNumber { object.member("stanza", literal: String(stanza), into: &out) }
             for field in fields {
                 object.key(field.key, into: &out)
@@ -110,7 +110,7 @@ public struct RecordFormatter {
         if format == .json {
             if let file {
                 var object = JSONObjectWriter(into: &out)
-                object.member("file", string: file, into: &out)
+                object.member("file", string: file.shownFileName, into: &out)
                 object.member("value", literal: String(count), into: &out)
                 object.close(into: &out)
             } else {
@@ -141,9 +141,13 @@ public struct RecordFormatter {
     func fileNameRecord(_ file: String) -> [UInt8] {
         var out: [UInt8] = []
         if format == .json {
-            QueryValue.string(file).writeJSON(into: &out, options: render)
+            QueryValue.string(file.shownFileName).writeJSON(into: &out, options: render)
+        } else if separator == [0] {
+            // Its bytes, as they name the file (FileNames), for xargs -0.
+            let bytes = file.fileSystemPath.dropLast().map { UInt8(bitPattern: $0) }
+            if let colors { out.append(contentsOf: Array(colors.file.utf8) + bytes + Array(colors.reset.utf8)) } else { out.append(contentsOf: bytes) }
         } else {
-            let text = separator == [0] ? file : file.escapingControlCharacters
+            let text = file.shownFileName.escapingControlCharacters
             if let colors { out.append(contentsOf: (colors.file + text + colors.reset).utf8) } else { out.append(contentsOf: text.utf8) }
         }
         out.append(contentsOf: separator)
@@ -168,7 +172,7 @@ public struct RecordFormatter {
     /// characters escaped: a name holding a newline must not start a forged record,
     /// nor an escape drive the terminal. Values are data and stay as they are.
     private func writePrefix(_ unescaped: String, color: String?, mark: UInt8 = UInt8(ascii: ":"), into out: inout [UInt8]) {
-        let text = unescaped.escapingControlCharacters
+        let text = unescaped.shownFileName.escapingControlCharacters
         if let colors, let color {
             out.append(contentsOf: (color + text + colors.reset + colors.separator).utf8)
             out.append(mark)

@@ -161,7 +161,7 @@ final class ParallelSearch: @unchecked Sendable {
             switch item {
             case .input(let path):
                 if !split(path) { _ = make(.file(path)) }
-            case .unreadableDirectory, .nameNotUTF8:
+            case .unreadableDirectory:
                 if let diagnostic = Searcher.diagnostic(for: item) { _ = make(.message(diagnostic)) }
             }
         }
@@ -196,7 +196,7 @@ final class ParallelSearch: @unchecked Sendable {
         if path == "-" {
             guard fstat(searcher.standardInput, &status) == 0 else { return false }
         } else {
-            guard fstatat(options.directory, path, &status, 0) == 0 else { return false }
+            guard fstatat(options.directory, path.fileSystemPath, &status, 0) == 0 else { return false }
         }
         return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
     }
@@ -211,7 +211,7 @@ final class ParallelSearch: @unchecked Sendable {
             guard lseek(searcher.standardInput, 0, SEEK_CUR) == 0 else { return false }
             fd = fcntl(searcher.standardInput, F_DUPFD_CLOEXEC, 3)
         } else {
-            fd = openat(options.directory, path, O_RDONLY | O_CLOEXEC)
+            fd = openat(options.directory, path.fileSystemPath, O_RDONLY | O_CLOEXEC)
         }
         guard fd >= 0 else { return false }
         let blockSize = 1 << 16

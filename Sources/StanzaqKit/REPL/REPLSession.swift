@@ -250,7 +250,7 @@ public final class REPLSession {
     /// Loads the stanzas of a file (or "-"); returns false after reporting an error.
     @discardableResult
     public func load(path: String) throws(OutputError) -> Bool {
-        let fd = openat(directory, path, O_RDONLY | O_CLOEXEC)
+        let fd = openat(directory, path.fileSystemPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             try fail(.opening(path, errno: errno))
             return false
@@ -539,7 +539,7 @@ extension REPLSession {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var ended = false
         while !ended {
-            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { systemRead(fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
                 ended = true
@@ -552,7 +552,7 @@ extension REPLSession {
             while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 var end = newline
                 if end > start && pending[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-                let line = String(decoding: pending[start..<end], as: UTF8.self)
+                let line = FileNames.decode(pending[start..<end])   // a :load name may not be UTF-8
                 start = newline + 1
                 if try !handle(line: line) {
                     try finish()

@@ -46,10 +46,10 @@ struct InputChunks {
             idle()
             // Rotated (the name is another file now) or truncated: read the new content from its start.
             var status = stat()
-            if stat(path, &status) == 0 {
+            if stat(path.fileSystemPath, &status) == 0 {
                 let now = (device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
                 if let known = identity, now != known {
-                    let reopened = open(path, O_RDONLY | O_CLOEXEC)
+                    let reopened = open(path.fileSystemPath, O_RDONLY | O_CLOEXEC)
                     if reopened >= 0 {
                         if fd != fileDescriptor { close(fd) }
                         fd = reopened

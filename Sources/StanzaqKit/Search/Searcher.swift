@@ -72,7 +72,7 @@ public final class Searcher {
             switch item {
             case .input(let path):
                 total += try search(path: path, sink: sink)
-            case .unreadableDirectory, .nameNotUTF8:
+            case .unreadableDirectory:
                 if let diagnostic = Self.diagnostic(for: item) { try report(diagnostic, sink: sink) }
             }
             if sink.stopsAtFirstMatch && matched { return }
@@ -89,7 +89,6 @@ public final class Searcher {
         switch item {
         case .input: return nil
         case .unreadableDirectory(let path, let code): return .opening(path, errno: code)
-        case .nameNotUTF8(let path): return Diagnostic(.input(path), "the name is not UTF-8, so it cannot be searched (rename it)")
         }
     }
 
@@ -110,12 +109,23 @@ public final class Searcher {
         if let part {
             fd = part.fileDescriptor
         } else {
-            fd = path == "-" ? standardInput : openat(options.directory, path, O_RDONLY | O_CLOEXEC)
+            if path == "-" && standardInput < 0 {
+                // The process was started without standard input.
+                try report(.reading(name, StanzaReaderError.io(errno: EBADF)), sink: sink)
+                return (0, true)
+            }
+            // Opened non-blocking: a FIFO with no writer yet would block open() itself,
+            // which Ctrl-C (its handler restarts system calls) could not end.
+            fd = path == "-" ? standardInput : openat(options.directory, path.fileSystemPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             if fd < 0 {
                 try report(.opening(path, errno: errno), sink: sink)
                 return (0, true)
             }
             Interruption.reading(fd)
+            if fd != standardInput {
+                Self.awaitWriter(fd)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+            }
         }
         defer {
             if part == nil {
@@ -270,6 +280,16 @@ public final class Searcher {
         }
         if !Interruption.isRequested { try sink.endInput(name, count: count) }
         return (count, true)
+    }
+
+    /// A FIFO opened before any writer: waits for one (poll, unlike open, returns
+    /// on Ctrl-C, whose handler also ends the input), so that reading does not
+    /// take "no writer yet" for the end of the input.
+    private static func awaitWriter(_ fd: Int32) {
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, -1) < 0 && errno == EINTR && !Interruption.isRequested {}
     }
 
     /// Whether reading goes on after a stanza: checked between stanzas, so that

@@ -4,9 +4,6 @@ public enum WalkItem: Equatable, Sendable {
     case input(String)
     /// A directory that could not be listed, with the `errno` of the failure.
     case unreadableDirectory(String, errno: Int32)
-    /// A file or directory whose name is not UTF-8 (shown with U+FFFD in its place):
-    /// it cannot be named to be opened, so it is reported instead.
-    case nameNotUTF8(String)
 }
 
 /// The inputs of a search, from the operands of the command line (stanzaq(1), `-r`):
@@ -23,7 +20,6 @@ public struct FileWalk: Sequence, IteratorProtocol {
     private struct Entry {
         var name: String
         var isDirectory: Bool
-        var isUTF8 = true
     }
 
     /// A directory being listed.
@@ -66,7 +62,6 @@ public struct FileWalk: Sequence, IteratorProtocol {
                 let path = Self.join(levels[last].path, entry.name)
                 let relative = Self.join(levels[last].relative, entry.name)
                 guard filter.admits(relative, isDirectory: entry.isDirectory) else { continue }
-                guard entry.isUTF8 else { return .nameNotUTF8(path) }
                 if !entry.isDirectory { return .input(path) }
                 if let failure = enter(path, relative: relative) { return failure }
                 continue
@@ -78,7 +73,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
             // The operand itself: a symbolic link is followed, and anything that is not
             // a directory (or cannot be looked at) is searched, or reported, as a file.
             var status = stat()
-            guard operand.isEmpty || (fstatat(directory, operand, &status, 0) == 0 && Self.isDirectory(status)) else {
+            guard operand.isEmpty || (fstatat(directory, operand.fileSystemPath, &status, 0) == 0 && Self.isDirectory(status)) else {
                 return .input(operand)
             }
             if let failure = enter(operand, relative: "") { return failure }
@@ -87,7 +82,7 @@ public struct FileWalk: Sequence, IteratorProtocol {
 
     /// Lists the directory at `path` as a new level; returns the failure if it cannot be.
     private mutating func enter(_ path: String, relative: String) -> WalkItem? {
-        let descriptor = openat(directory, path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let descriptor = openat(directory, (path.isEmpty ? "." : path).fileSystemPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0, let stream = fdopendir(descriptor) else {
             let code = errno
             if descriptor >= 0 { close(descriptor) }
@@ -98,20 +93,20 @@ public struct FileWalk: Sequence, IteratorProtocol {
         errno = 0
         while let record = readdir(stream) {
             var status = stat()
-            let (name, isUTF8, found) = withUnsafePointer(to: &record.pointee.d_name) { pointer in
+            let (name, found) = withUnsafePointer(to: &record.pointee.d_name) { pointer in
                 let bytes = UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self)
                 // Not followed: a link found in the tree is skipped, whatever it points to.
                 let found = fstatat(dirfd(stream), bytes, &status, AT_SYMLINK_NOFOLLOW) == 0
-                if let name = String(validatingCString: bytes) { return (name, true, found) }
-                return (String(cString: bytes), false, found)
+                // A name that is not UTF-8 is kept as its bytes (FileNames).
+                return (FileNames.decode(UnsafeRawBufferPointer(start: bytes, count: strlen(bytes))), found)
             }
             if name == "." || name == ".." { continue }
             guard found else { continue }
             let kind = status.st_mode & S_IFMT
             guard kind == S_IFDIR || kind == S_IFREG else { continue }
-            entries.append(Entry(name: name, isDirectory: kind == S_IFDIR, isUTF8: isUTF8))
+            entries.append(Entry(name: name, isDirectory: kind == S_IFDIR))
         }
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        entries.sort { $0.name.fileSystemPath.lexicographicallyPrecedes($1.name.fileSystemPath) { UInt8(bitPattern: $0) < UInt8(bitPattern: $1) } }   // byte order
         levels.append(Level(path: path, relative: relative, entries: entries))
         return nil
     }

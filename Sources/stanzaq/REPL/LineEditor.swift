@@ -104,7 +104,7 @@ final class LineEditor {
             pastedLines = []
             return count < 0 && errno == EINTR ? .interrupted : .end
         }
-        var line = String(cString: text)
+        var line = FileNames.decode(UnsafeRawBufferPointer(start: text, count: strlen(text)))   // a :load name may not be UTF-8
         if line.hasSuffix("\n") { line.removeLast() }
         return .line(line)
     }
