@@ -7,7 +7,10 @@
 //   an error in both cases or in neither (a push parser must not depend on
 //   where chunks end);
 // - every stanza handed over serialises to XML that reads back as one stanza
-//   that serialises the same (what `-s` prints can be read again).
+//   that serialises the same (what `-s` prints can be read again);
+// - building stanzas only a few levels deep (`depthLimit`, what -c and -q ask
+//   for) reads the same stanzas and the same error: whether input is
+//   well-formed, and within the reader's limits, does not depend on the query.
 
 import Foundation
 
@@ -45,7 +48,7 @@ private let pretty = XMLSerializer(options: .init(pretty: true, highlight: .ansi
 
 /// What reading `bytes` gives: each stanza serialised, with its query
 /// results rendered, then the error if any. `chunk` 0 feeds all at once.
-private func read(_ bytes: UnsafeRawBufferPointer, chunk: Int, namespace: String?)
+private func read(_ bytes: UnsafeRawBufferPointer, chunk: Int, namespace: String?, depthLimit: Int? = nil)
     -> (stanzas: [String], serialised: [String], error: String?) {
     var stanzas: [String] = []
     var serialised: [String] = []
@@ -71,6 +74,7 @@ private func read(_ bytes: UnsafeRawBufferPointer, chunk: Int, namespace: String
         stanzas.append(record)
         return true
     }
+    reader.depthLimit = depthLimit
     do {
         if chunk == 0 {
             try reader.feed(bytes)
@@ -106,6 +110,16 @@ public func readerFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
             at once: \(whole.stanzas.count) stanzas, error \(whole.error ?? "none")
             chunked: \(pieces.stanzas.count) stanzas, error \(pieces.error ?? "none")
             first difference: \(zip(whole.stanzas, pieces.stanzas).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
+            """)
+    }
+    // Built shallower, the same stanzas (by their roots) and the same error.
+    let depthLimit = size == 0 ? 0 : Int(data[0] % 3)
+    let shallow = read(bytes, chunk: 0, namespace: namespace, depthLimit: depthLimit)
+    if shallow.stanzas.count != whole.stanzas.count || shallow.error != whole.error {
+        fatalError("""
+            building \(depthLimit) levels deep reads differently:
+            whole: \(whole.stanzas.count) stanzas, error \(whole.error ?? "none")
+            \(depthLimit) deep: \(shallow.stanzas.count) stanzas, error \(shallow.error ?? "none")
             """)
     }
     // What -s prints reads back as the same stanza.

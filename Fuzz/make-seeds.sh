@@ -64,6 +64,10 @@ printf '<m><![CDATA[x]]]]><![CDATA[>y]]></m><n/><?xml version="1.0"?><o/>' >"$r/
 printf '<stream:stream xmlns="jabber:client" xmlns:stream="http://etherx.jabber.org/streams"><message><body>a</body></message></stream:stream><stream:stream xmlns:stream="http://etherx.jabber.org/streams"><iq/>' >"$r/reconnect.xml"
 printf '<m xmlns:p="urn:p" p:a="1" b="&#9;&#10;&#13;x"><p:b xml:lang="en">t\r\nu</p:b></m>' >"$r/whitespace.xml"
 awk 'BEGIN { for (i = 0; i < 300; i++) printf "<a>" }' >"$r/deep.xml"
+# Start tags at the reader's limit of 1,024 attributes (namespace declarations
+# included), and one over it, between good stanzas.
+awk 'BEGIN { printf "<m id=\"1\"/><m"; for (i = 1; i < 1024; i++) printf " a%d=\"\"", i; printf " id=\"2\"/><m id=\"3\"/>" }' >"$r/attributes-1024.xml"
+awk 'BEGIN { printf "<m id=\"1\"/><m"; for (i = 0; i < 1025; i++) printf " xmlns:p%d=\"u\"", i; printf "><b/></m><m id=\"3\"/>" }' >"$r/declarations-1025.xml"
 printf '<m a="1"><b>cut' >"$r/cut.xml"
 printf '<m>\377\376\000</m>' >"$r/invalid-utf8.xml"
 echo "make-seeds: $(ls "$out/query" | wc -l) queries, $(ls "$out/reader" | wc -l) inputs in $out"
