@@ -93,7 +93,7 @@ FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
 	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib \
-	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz -l_FoundationICU
 
 $(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)

@@ -64,6 +64,15 @@ final class StanzaLimitTests: XCTestCase {
         }
     }
 
+    /// Found by the reader fuzzer: the message of a stanza cut off named the
+    /// innermost element built, so it changed with what the query builds.
+    func testACutOffStanzaIsNamedTheSameWhateverIsBuilt() throws {
+        for depthLimit in [nil, 0, 1] {
+            XCTAssertEqual(try read("<m a='1'><b><c>cut", depthLimit: depthLimit).damages,
+                           ["1:1: <m> is not closed (the input ends at 1:19, inside <c>)"], "depth limit \(String(describing: depthLimit))")
+        }
+    }
+
     func testAStanzaMayHave500000Elements() throws {
         XCTAssertEqual(StanzaReader.maximumStanzaElements, 500_000)
         let body = String(repeating: "<b/>", count: 499_999)

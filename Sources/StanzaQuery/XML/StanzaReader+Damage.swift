@@ -61,7 +61,12 @@ extension StanzaReader {
             return PendingDamage(line: end.line, column: end.column, message: "unexpected end of input", offset: offset)
         }
         let start = position(of: firstTagOffset(from: stanzaLevel.offset) ?? stanzaLevel.offset)
-        let inner = open.count > 1 ? ", inside <\(open[open.count - 1].qualifiedName)>" : ""
+        let inner: String
+        if let (prefix, localName) = skippedNames.last {
+            inner = ", inside <\((name(prefix).map { $0 + ":" } ?? "") + (name(localName) ?? ""))>"
+        } else {
+            inner = open.count > 1 ? ", inside <\(open[open.count - 1].qualifiedName)>" : ""
+        }
         return PendingDamage(line: start.line, column: start.column,
                              message: "<\(root.qualifiedName)> is not closed (the input ends at \(end.line):\(end.column)\(inner))",
                              offset: offset)

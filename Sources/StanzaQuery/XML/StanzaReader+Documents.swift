@@ -195,6 +195,7 @@ extension StanzaReader {
         }
         open.removeAll()
         skipped = 0
+        skippedNames.removeAll(keepingCapacity: true)
         textLength = 0
         pendingText.removeAll(keepingCapacity: true)
         resetOffset = nil

@@ -61,6 +61,7 @@ extension StanzaReader {
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
         if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
             skipped += 1
+            skippedNames.append((prefix, localNamePointer))
             return
         }
         let localName = name(localNamePointer) ?? ""
@@ -175,6 +176,7 @@ extension StanzaReader {
         }
         if skipped > 0 {
             skipped -= 1
+            skippedNames.removeLast()
             return
         }
         if let element = open.popLast() {

@@ -185,6 +185,9 @@ public final class StanzaReader {
     @exclusivity(unchecked) var textLength = 0
     /// How deep the reader is inside elements it does not build.
     @exclusivity(unchecked) var skipped = 0
+    /// The names of the elements not built that are open, innermost last (for
+    /// the message of a stanza cut off inside one: the same whatever is built).
+    @exclusivity(unchecked) var skippedNames: [(prefix: UnsafePointer<xmlChar>?, localName: UnsafePointer<xmlChar>?)] = []
     /// The current stanza's elements and attributes so far, built or not (see StanzaReader+Limits.swift).
     @exclusivity(unchecked) var stanzaElements = 0
     @exclusivity(unchecked) var stanzaAttributes = 0
