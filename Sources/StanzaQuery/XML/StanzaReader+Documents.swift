@@ -37,6 +37,11 @@ extension StanzaReader {
             parsePiece()
             try afterParse()
         }
+        if let keep = resynchronizer?.keepFrom, keep > stanzaLevel.offset {
+            // Skipping damage forgets the bytes skipped: count positions on over
+            // them first (small reads, `tail -f`), or lines after it would be off.
+            stanzaLevel = position(of: keep)
+        }
         trim(upTo: resynchronizer?.keepFrom ?? min(stanzaLevel.offset, cursor))
         try deliver()
         if let failure { throw failure }
@@ -244,7 +249,7 @@ extension StanzaReader {
     func leaveStartPhase() {
         guard startPhase else { return }
         startPhase = false
-        outbox.append(contentsOf: tentative.map { .stanza($0) })
+        outbox.append(contentsOf: tentative.map { .stanza($0.0, line: $0.line) })
         outboxPlaces.append(contentsOf: tentativePlaces)
         tentative.removeAll()
         tentativePlaces.removeAll()

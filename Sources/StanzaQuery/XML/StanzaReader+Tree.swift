@@ -92,6 +92,7 @@ extension StanzaReader {
                 stanzaLocalName = nil
             }
             sameNamespaceDepth = 1
+            openStanzaLine = startTagLine()
         }
         var attributeList: [Attribute] = []
         if attributeCount > 0, let attributes {
@@ -115,6 +116,37 @@ extension StanzaReader {
             element.inheritedDeclarations = streamScope
         }
         open.append(element)
+    }
+
+    /// The line where the stanza whose start tag libxml2 has just read begins.
+    /// Counted on from the last place between stanzas over the blanks up to the
+    /// tag's `<` (a byte or two: a stanza follows the end of the one before);
+    /// when markup comes first (a comment, an XML declaration), counted back
+    /// from libxml2's line (that of the tag's end, where it calls back) over the
+    /// newlines inside the tag. Once per stanza: its cost is noise.
+    private func startTagLine() -> Int {
+        let from = stanzaLevel.offset - retainedBase
+        let end = min(consumedOffset(), inputLength) - retainedBase
+        return retained.withUnsafeBufferPointer { bytes in
+            if from >= 0 {
+                var line = stanzaLevel.line, index = from
+                while index < end {
+                    let byte = bytes[index]
+                    if byte == UInt8(ascii: "<") {
+                        if index + 1 < end && (bytes[index + 1] == UInt8(ascii: "!") || bytes[index + 1] == UInt8(ascii: "?")) { break }
+                        return line
+                    }
+                    if byte == 0x0A { line += 1 }
+                    index += 1
+                }
+            }
+            var line = currentPosition().line, index = end - 1
+            while index > 0 && bytes[index] != UInt8(ascii: "<") {
+                if bytes[index] == 0x0A { line -= 1 }
+                index -= 1
+            }
+            return line
+        }
     }
 
     /// The pointers libxml2's dictionary gives `message`, `presence` and `iq`.
@@ -188,11 +220,11 @@ extension StanzaReader {
                 let end = consumedOffset()
                 let place = StanzaByteRange(bytes: min(stanzaLevel.offset, end)..<end, streamHeader: inStream ? streamHeader : nil)
                 if startPhase && !inStream {
-                    tentative.append(element)
+                    tentative.append((element, line: openStanzaLine))
                     tentativePlaces.append(place)
                     if tentative.count >= Self.tentativeLimit { leaveStartPhase() }
                 } else {
-                    outbox.append(.stanza(element))
+                    outbox.append(.stanza(element, line: openStanzaLine))
                     outboxPlaces.append(place)
                 }
                 stanzaLocalName = nil

@@ -56,6 +56,9 @@ public final class StanzaReader {
 
     /// How many stanzas have been handed to the handler so far.
     public internal(set) var stanzaCount = 0
+    /// The 1-based input line where the stanza being handed to the handler
+    /// starts (its start tag's `<`): read it in the handler, for `vim +N`.
+    public internal(set) var stanzaLine = 0
     /// How many damages have been handed to the damage handler so far.
     public internal(set) var damageCount = 0
     /// Whether the reading stopped (the handler asked, or threw): further input is ignored.
@@ -77,7 +80,8 @@ public final class StanzaReader {
     // MARK: What goes out, in input order (filled in the SAX callbacks, handed out after xmlParseChunk)
 
     enum Event {
-        case stanza(Element)
+        /// A stanza, with the line where it starts.
+        case stanza(Element, line: Int)
         case damage(StanzaDamage)
     }
     @exclusivity(unchecked) var outbox: [Event] = []
@@ -170,7 +174,7 @@ public final class StanzaReader {
     var rawPrefix: [UInt8] = []
     /// Top-level elements held back until the input has shown it starts cleanly.
     @exclusivity(unchecked) var startPhase: Bool
-    @exclusivity(unchecked) var tentative: [Element] = []
+    @exclusivity(unchecked) var tentative: [(Element, line: Int)] = []
     @exclusivity(unchecked) var tentativePlaces: [StanzaByteRange] = []
     /// Text skipped at the start of the input, for the message when no XML follows.
     var leadingText: InputPosition?
@@ -180,6 +184,8 @@ public final class StanzaReader {
     // MARK: The stanza being built (see StanzaReader+Tree.swift)
 
     @exclusivity(unchecked) var open: [Element] = []
+    /// The line where the open stanza starts.
+    @exclusivity(unchecked) var openStanzaLine = 0
     @exclusivity(unchecked) var pendingText: [UInt8] = []
     /// The length of the current text node so far (see StanzaReader+Limits.swift).
     @exclusivity(unchecked) var textLength = 0
@@ -300,9 +306,10 @@ public final class StanzaReader {
         for event in outbox where !isStopped {
             do {
                 switch event {
-                case .stanza(let element):
+                case .stanza(let element, let line):
                     currentPlace = places.next()
                     stanzaCount += 1
+                    stanzaLine = line
                     if try !handler(element) { stop() }
                 case .damage(let damage):
                     damageCount += 1
