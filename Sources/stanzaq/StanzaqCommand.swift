@@ -31,6 +31,9 @@ struct StanzaqCommand: ParsableCommand {
               stanzaq 'body#' capture.xml
               stanzaq '{urn:xmpp:delay}delay@stamp|datetime' message-delay.xml
               stanzaq -e /@from -e /@id -e 'body#' capture.xml
+              stanzaq --each '{jabber:iq:roster}query/item' -e jid=@jid -e name=@name \\
+                --header capture.xml
+              stanzaq -s -H --line-number '/<type=error>' capture.xml
               stanzaq -s '/<type=error>' capture.xml
               stanzaq -a romeo@montague.lit/orchard '/<from=%@>/body#' capture.xml
               stanzaq -c '/{jabber:client}message' capture.xml
@@ -59,8 +62,15 @@ struct StanzaqCommand: ParsableCommand {
     var positionals: [String] = []
 
     @Option(name: [.customShort("e"), .customLong("query")], parsing: .unconditionalSingleValue,
-            help: ArgumentHelp("A query; repeat for several (one TSV row or JSON array per stanza).", valueName: "QUERY"))
+            help: ArgumentHelp("A query; repeat for several (one TSV row or JSON array per stanza). NAME=QUERY names the column (JSON objects, --header).", valueName: "[NAME=]QUERY"))
     var queries: [String] = []
+
+    @Option(name: .customLong("each"), parsing: .unconditional,
+            help: ArgumentHelp("One row per element PATH selects in each stanza, every query read from that element (--each '{jabber:iq:roster}query/item' -e @jid -e @name).", valueName: "PATH"))
+    var each: String?
+
+    @Flag(help: "Print a header row (the columns' names) before the first TSV row.")
+    var header = false
 
     @Option(name: [.customShort("a"), .customLong("arg")], parsing: .unconditionalSingleValue,
             help: ArgumentHelp("A format argument for %@, %s, %d… in attribute filters; repeat, in order.", valueName: "VALUE"))
@@ -150,6 +160,9 @@ struct StanzaqCommand: ParsableCommand {
     @Flag(help: "Indent XML output.")
     var pretty = false
 
+    @Flag(help: "Write each element on one line (-s: one stanza a line): whitespace between elements dropped, newlines in text as &#10;.")
+    var compact = false
+
     @Option(help: ArgumentHelp("Colour XML and prefixes: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "WHEN"))
     var color: ColorChoice?
 
@@ -188,7 +201,7 @@ struct StanzaqCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"))
     var fields: String?
 
-    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts (the same as --fields line).")
+    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts, for vim +N (the same as --fields line); with -s on each of its lines.")
     var lineNumber = false
 
     @Flag(help: "Follow a growing file as tail -F does: from its end, across rotation, line-buffered.")
@@ -207,7 +220,7 @@ struct StanzaqCommand: ParsableCommand {
         let takingValues: Set<String> = ["-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace",
                                          "--color", "--direction", "--fields", "--log", "-m", "--max-count",
                                          "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-                                         "-g", "--glob"]
+                                         "-g", "--glob", "--each"]
         var result: [String] = []
         var afterTerminator = false
         for argument in arguments {
@@ -240,6 +253,13 @@ struct StanzaqCommand: ParsableCommand {
         // (The REPL refuses them all, in execute(in:).)
         if !interactive { try validateGrepOptions() }
         if null && join { throw ValidationError("choose one of -0 and -j") }
+        if compact && pretty { throw ValidationError("choose one of --compact and --pretty") }
+        if header && (json || output == .json) {
+            throw ValidationError("--header is for TSV; JSON rows are objects keyed by the names of -e NAME=QUERY")
+        }
+        if header && (quiet || count || select || invert || filesWithMatches || filesWithoutMatch) {
+            throw ValidationError("--header goes with rows, not with -q, -c, -s, -v, -l or -L")
+        }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
         if monal && caseSensitive {
             throw ValidationError("--case-sensitive is a stanzaq extension, which --monal rejects (Monal's '=' and '~' ignore case)")
@@ -335,6 +355,8 @@ struct StanzaqCommand: ParsableCommand {
             texts = [paths.removeFirst()]
         }
 
+        let (names, unnamed) = try Self.columns(texts)
+        texts = unnamed
         if explain {
             // Every argument is a query here: --explain reads no input.
             // Format arguments are checked only when some are given.
@@ -345,7 +367,17 @@ struct StanzaqCommand: ParsableCommand {
             try environment.output.flush()
             return 0
         }
-        let options = try searchOptions(queries: compile(texts), environment: environment)
+        // --each's path takes the first format arguments: it is evaluated first.
+        var compiled = try compile((each.map { [$0] } ?? []) + texts)
+        var options = try searchOptions(queries: Array(compiled.dropFirst(each == nil ? 0 : 1)), environment: environment)
+        if each != nil {
+            let path = compiled.removeFirst()
+            if path.syntax.extraction != nil {
+                throw ValidationError("--each takes a path to elements; '\(path.text)' gives values (it ends in @, @@, #, $ or \\…\\)")
+            }
+            options.each = path
+        }
+        options.columnNames = names
         if follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         if environment.handlesSignals { Interruption.install(.search) }
 
@@ -376,8 +408,33 @@ struct StanzaqCommand: ParsableCommand {
             (filesWithoutMatch, "-L/--files-without-match"), (maxCount != nil, "-m/--max-count"),
             (afterContext != nil, "-A/--after-context"), (beforeContext != nil, "-B/--before-context"),
             (context != nil, "-C/--context"), (pair, "--pair"), (recursive, "-r/--recursive"), (!globs.isEmpty, "-g/--glob"),
+            (each != nil, "--each"), (header, "--header"), (compact, "--compact"),
         ]
         return given.filter(\.0).map(\.1)
+    }
+
+    /// Splits the names off `-e NAME=QUERY` (stanzaq(1), OUTPUT): a NAME is
+    /// letters, digits, `_` and `-` followed by `=`, which no query can start
+    /// with (a name in a query is followed by `/`, `<`, `@`, `#`, `$`, `\`, `|`
+    /// or its end, never `=`), so `type=/@type` is a named column and
+    /// `/<type=error>` a query. Every column is named, or none.
+    static func columns(_ texts: [String]) throws -> (names: [String], queries: [String]) {
+        var names: [String] = [], queries: [String] = []
+        for text in texts {
+            if let equals = text.firstIndex(of: "="), equals > text.startIndex,
+               text[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) {
+                let name = String(text[..<equals])
+                if names.contains(name) { throw ValidationError("the column name '\(name)' is given twice") }
+                names.append(name)
+                queries.append(String(text[text.index(after: equals)...]))
+            } else {
+                queries.append(text)
+            }
+        }
+        if !names.isEmpty && names.count != queries.count {
+            throw ValidationError("name every column (NAME=QUERY) or none")
+        }
+        return (names, queries)
     }
 
     /// The options of a search, from the command line and the terminal.
@@ -393,9 +450,10 @@ struct StanzaqCommand: ParsableCommand {
         options.defaultNamespace = defaultNamespace
         options.format = output ?? (json ? .json : nil)
         let colored = useColor && options.effectiveFormat != .json
-        options.render = RenderOptions(epoch: epoch, pretty: pretty, highlight: colored ? .ansi : nil)
+        options.render = RenderOptions(epoch: epoch, pretty: pretty, highlight: colored ? .ansi : nil, compact: compact)
         options.colors = colored ? PrefixColors() : nil
         options.separator = null ? [0] : join ? [] : [UInt8(ascii: "\n")]
+        options.header = header
         options.withFilename = withFilename
         options.withStanzaNumber = stanzaNumber
         options.namespaceAliases = queryOptions.namespaces

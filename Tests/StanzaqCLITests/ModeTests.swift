@@ -55,16 +55,17 @@ final class ModeTests: CLITestCase {
         try assertStanzaq(["-v", "/{jabber:client}!message", "reconnect-log.xml"], stdout: stanzas, status: 0)
         try assertStanzaq(["--invert", "/{jabber:client}!message", "reconnect-log.xml"], stdout: stanzas, status: 0)
         try assertStanzaq(["-s", "-v", "/{jabber:client}!message", "reconnect-log.xml"], stdout: stanzas, status: 0)
+        // The prefixes on every line of a stanza, as grep's (stanzaq(1), Prefixes).
         try assertStanzaq(["-v", "-n", "body", "reconnect-log.xml"], stdout: """
             2:<presence xmlns='jabber:client' from='romeo@montague.lit/orchard' to='juliet@capulet.lit/balcony'>
-              <show>xa</show>
-              <status>Climbing the orchard wall</status>
-            </presence>
+            2:  <show>xa</show>
+            2:  <status>Climbing the orchard wall</status>
+            2:</presence>
             3:<iq xmlns='jabber:client' to='juliet@capulet.lit/balcony' type='result' id='bind_2'>
-              <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'>
-                <jid>juliet@capulet.lit/balcony</jid>
-              </bind>
-            </iq>
+            3:  <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'>
+            3:    <jid>juliet@capulet.lit/balcony</jid>
+            3:  </bind>
+            3:</iq>
 
             """, status: 0)
     }

@@ -24,6 +24,9 @@ final class ParallelTests: CLITestCase {
         ["-L", "/{jabber:client}presence"],
         ["-m", "3", "-n", "-H", "body#"],
         ["-s", "-n", "-C", "1", "/<type=error>"],
+        ["-s", "-H", "--line-number", "/<type=error>"],
+        ["--line-number", "--each", "**", "-e", "name=/$", "-e", "id=@id", "--json"],
+        ["--header", "-n", "--each", "**", "-e", "/$", "-e", "#"],
     ]
 
     /// A stream of `count` stanzas of every shape the cutting must get right:

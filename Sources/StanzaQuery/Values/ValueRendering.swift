@@ -9,11 +9,15 @@ public struct RenderOptions: Sendable {
     public var pretty: Bool
     /// Colours to wrap tags and attributes of elements in, or `nil` (never in JSON).
     public var highlight: XMLHighlight?
+    /// Elements on one line: the whitespace between child elements dropped
+    /// (where ``pretty`` would indent), newlines in text written `&#10;`.
+    public var compact: Bool
 
-    public init(epoch: Bool = false, pretty: Bool = false, highlight: XMLHighlight? = nil) {
+    public init(epoch: Bool = false, pretty: Bool = false, highlight: XMLHighlight? = nil, compact: Bool = false) {
         self.epoch = epoch
         self.pretty = pretty
         self.highlight = highlight
+        self.compact = compact
     }
 }
 

@@ -79,17 +79,20 @@ public struct XMLSerializer: Sendable {
             return
         }
         out.append(UInt8(ascii: ">"))
-        let indentChildren = options.pretty && element.children.contains {
+        // Element-only content (whitespace between child elements, no other
+        // text): --pretty indents it, --compact drops the whitespace.
+        let elementOnly = (options.pretty || options.compact) && element.children.contains {
             if case .element = $0 { return true } else { return false }
         } && element.children.allSatisfy {
             if case .text(let text) = $0 { return text.utf8.allSatisfy(isXMLSpace) } else { return true }
         }
+        let indentChildren = elementOnly && options.pretty
         var childOptions = self
         if !indentChildren { childOptions.options.pretty = false }   // never add whitespace to mixed content
         for child in element.children {
             switch child {
             case .text(let text):
-                if !indentChildren { appendEscaped(text, quote: nil, to: &out) }
+                if !elementOnly { appendEscaped(text, quote: nil, to: &out, newlines: options.compact) }
             case .element(let childElement):
                 if indentChildren { newline(depth: depth + 1, into: &out) }
                 childOptions.write(childElement, scope: &scope, depth: depth + 1, into: &out)
@@ -163,8 +166,10 @@ private func appendName(_ prefix: String?, _ name: String, to out: inout [UInt8]
     out.append(contentsOf: name.utf8)
 }
 
-/// Escapes text (quote `nil`) or a quoted attribute value.
-func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8]) {
+/// Escapes text (quote `nil`) or a quoted attribute value; `newlines`: text's
+/// newlines too, so that the element stays on one line (`--compact`).
+func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8], newlines: Bool = false) {
+    let escapesNewlines = newlines || quote != nil
     for byte in string.utf8 {
         switch byte {
         case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
@@ -172,7 +177,7 @@ func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8]) {
         case UInt8(ascii: ">") where quote == nil: out.append(contentsOf: "&gt;".utf8)
         case UInt8(ascii: "'") where quote == UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
         // Attribute-value normalisation would turn these into spaces on the way back in.
-        case 0x0A where quote != nil: out.append(contentsOf: "&#10;".utf8)
+        case 0x0A where escapesNewlines: out.append(contentsOf: "&#10;".utf8)
         case 0x0D: out.append(contentsOf: "&#13;".utf8)
         case 0x09 where quote != nil: out.append(contentsOf: "&#9;".utf8)
         default: out.append(byte)

@@ -38,6 +38,9 @@ public struct RecordFormatter {
     /// The fields of a stanza read from a log to print with it (`--fields`,
     /// `--line-number`): prefixes in text, keys in JSON, leading columns in TSV.
     public var fields: [LogFieldName] = []
+    /// The names of the columns of rows (`-e NAME=QUERY`): a JSON row is then
+    /// an object keyed by them. Empty: unnamed (JSON arrays).
+    public var columnNames: [String] = []
 
     /// Whether records tell context from selected stanzas (`-A`, `-B`, `-C`,
     /// `--pair`): in text, prefixes end with `-` instead of `:` for context, as grep's
@@ -53,10 +56,64 @@ public struct RecordFormatter {
         }
     }
 
+    /// Appends a stanza printed whole (`-s`). In text, with the record ending
+    /// in a newline, the prefixes go on every line of a stanza written on several
+    /// (as grep prints each line with its prefixes), so that a line taken out
+    /// still says where it is from; `context`: a stanza printed around a
+    /// selected one (see ``marksContext``).
+    func writeStanza(file: String, stanza: Int, source: StanzaSource?, element: Element, context: Bool = false,
+                     into out: inout [UInt8]) {
+        guard format != .json, separator == [UInt8(ascii: "\n")], withFilename || withStanzaNumber || !fields.isEmpty else {
+            return writeRecord(file: file, stanza: stanza, source: source, value: .element(element), context: context, into: &out)
+        }
+        var prefix: [UInt8] = []
+        let mark: UInt8 = context ? UInt8(ascii: "-") : UInt8(ascii: ":")
+        writePrefixes(file: file, stanza: stanza, mark: mark, into: &prefix)
+        writeFieldPrefixes(source, mark: mark, into: &prefix)
+        var xml: [UInt8] = []
+        QueryValue.element(element).writeText(into: &xml, options: render)
+        var lineStart = 0
+        for (index, byte) in xml.enumerated() where byte == UInt8(ascii: "\n") {
+            out.append(contentsOf: prefix)
+            out.append(contentsOf: xml[lineStart...index])
+            lineStart = index + 1
+        }
+        out.append(contentsOf: prefix)
+        out.append(contentsOf: xml[lineStart...])
+        out.append(contentsOf: separator)
+    }
+
+    /// The header row of `--header`: the columns' names (a query's text where
+    /// it has none), after the fields' names, behind the prefixes' names
+    /// (`file:`, `stanza:`), as the rows under it are laid out.
+    public func headerRecord(queries: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        if withFilename { writePrefix("file", color: colors?.file, into: &out) }
+        if withStanzaNumber { writePrefix("stanza", color: colors?.number, into: &out) }
+        var names = fields.map(\.key)
+        names += columnNames.isEmpty ? queries : columnNames
+        for (index, name) in names.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "\t")) }
+            writeField(.string(name), into: &out)
+        }
+        out.append(contentsOf: separator)
+        return out
+    }
+
     /// Appends one row: the first result of each query (several queries, or TSV);
-    /// a JSON array with `null`, or tab-separated fields left empty, for the absent ones.
+    /// a JSON array (an object keyed by the columns' names) with `null`, or
+    /// tab-separated fields left empty, for the absent ones.
     func writeRow(file: String, stanza: Int, source: StanzaSource? = nil, values: [QueryValue?], into out: inout [UInt8]) {
         writeEnvelope(file: file, stanza: stanza, source: source, columns: false, into: &out) { out in
+            if format == .json && !columnNames.isEmpty {
+                var object = JSONObjectWriter(into: &out)
+                for (name, value) in zip(columnNames, values) {
+                    object.key(name, into: &out)
+                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+                }
+                object.close(into: &out)
+                return
+            }
             if format == .json { out.append(UInt8(ascii: "[")) }
             if format != .json {
                 // The fields lead the row, as columns.

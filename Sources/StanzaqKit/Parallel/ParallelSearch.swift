@@ -330,6 +330,7 @@ final class ParallelSearch: @unchecked Sendable {
     private func search(_ input: InputPart, for job: Job, into transcript: Transcript) -> Bool {
         var jobOptions = options
         jobOptions.queries = options.queries.map { $0.copyForAnotherThread() }
+        jobOptions.each = options.each?.copyForAnotherThread()
         jobOptions.threads = 1
         let sink = jobOptions.makeSink(output: Output(transcript: transcript))
         let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),

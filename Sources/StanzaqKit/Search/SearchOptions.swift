@@ -18,6 +18,13 @@ public struct SearchOptions {
     }
 
     public var queries: [Query]
+    /// The names of the columns (`-e NAME=QUERY`), one per query; empty: unnamed.
+    public var columnNames: [String] = []
+    /// The elements rows are read from (`--each PATH`): each query is evaluated
+    /// on every element this selects in a stanza, one row per element.
+    public var each: Query?
+    /// A header row before the first row (`--header`).
+    public var header = false
     public var report: Report = .results
     /// Count the stanzas without results instead (`-v`).
     public var invert = false
@@ -72,23 +79,31 @@ public struct SearchOptions {
     /// written before the input is read to its end. Line-buffered output
     /// (results as stanzas arrive) and `--follow` are read in order; an option
     /// whose output carries state from one input to the next belongs here too:
-    /// context (`--` between groups, across files) and `--pair`.
+    /// context (`--` between groups, across files), `--pair`, and `--header`
+    /// (one header before the first row of all the inputs).
     public var searchesInParallel: Bool {
-        threads > 1 && !lineBuffered && !follow && context == nil && !pairs
+        threads > 1 && !lineBuffered && !follow && context == nil && !pairs && !header
     }
 
     public init(queries: [Query]) {
         self.queries = queries
     }
 
-    /// The format results are printed in: as asked, else TSV for several queries.
-    public var effectiveFormat: OutputFormat {
-        format ?? (queries.count > 1 ? .tsv : .text)
+    /// Whether the results make a table whatever the format: several queries,
+    /// named columns, `--each` or `--header`.
+    private var makesTable: Bool {
+        queries.count > 1 || !columnNames.isEmpty || each != nil || header
     }
 
-    /// Whether results are printed as one row per stanza (several queries, or TSV).
+    /// The format results are printed in: as asked, else TSV for a table.
+    public var effectiveFormat: OutputFormat {
+        format ?? (makesTable ? .tsv : .text)
+    }
+
+    /// Whether results are printed as rows (one per stanza, or per element of
+    /// `--each`): a table, or TSV.
     public var printsRows: Bool {
-        queries.count > 1 || effectiveFormat == .tsv
+        makesTable || effectiveFormat == .tsv
     }
 
     /// The formatter for records.
@@ -97,13 +112,16 @@ public struct SearchOptions {
                                         withFilename: withFilename, withStanzaNumber: withStanzaNumber, colors: colors)
         formatter.fields = fields
         formatter.marksContext = report == .stanzas && (context != nil || pairs)
+        formatter.columnNames = columnNames
         return formatter
     }
 
     /// The sink for this report: the one place the kind of output is chosen.
     public func makeSink(output: Output) -> any SearchSink {
         switch report {
-        case .results where printsRows: return RowSink(formatter: formatter, output: output)
+        case .results where printsRows:
+            return RowSink(formatter: formatter, output: output,
+                           header: header ? formatter.headerRecord(queries: queries.map(\.text)) : nil)
         case .results: return ResultSink(formatter: formatter, output: output, firstOnly: firstOnly)
         case .stanzas where pairs: return PairSink(formatter: formatter, output: output, invert: invert)
         case .stanzas:

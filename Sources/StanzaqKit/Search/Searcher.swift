@@ -173,18 +173,25 @@ public final class Searcher {
             return self.goesOn(sink)
         }
         var xmlReader: StanzaReader?
+        // The reader's handler reads the reader (where each stanza starts): a
+        // cycle, broken here. (Not `weak`: a weakly referenced object's every
+        // retain and release takes the slow path, 10% of a search.)
+        defer { xmlReader = nil }
         var logReader: LogReader?
         var start: [UInt8] = []
         var linesBefore = 0
         func begin(_ kind: InputKind) {
             switch kind {
             case .xml:
+                // The line of each stanza, when it is printed (`--line-number`).
+                let placed = !options.fields.isEmpty
+                let handler: StanzaReader.Handler = { take($0, placed ? xmlReader.map { StanzaSource(line: $0.stanzaLine) } : nil) }
                 let reader: StanzaReader
                 if let header = part?.continuing {
                     reader = StanzaReader(continuing: header, line: part!.line, defaultNamespace: options.defaultNamespace,
-                                          recovery: .skipDamage) { take($0, nil) }
+                                          recovery: .skipDamage, handler: handler)
                 } else {
-                    reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage) { take($0, nil) }
+                    reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage, handler: handler)
                 }
                 // Damaged input costs the damaged stanza only: reported, skipped, exit 2 at the end.
                 reader.damageHandler = { [unowned self] damage in
@@ -307,6 +314,11 @@ public final class Searcher {
             guard let reach = deciding ? query.reachToDecide : query.reach else { return nil }
             deepest = max(deepest, reach)
         }
+        // With --each, the queries look below the elements its path reaches.
+        if let each = options.each {
+            guard let below = each.reachToDecide else { return nil }
+            return below + deepest
+        }
         return deepest
     }
 
@@ -347,29 +359,30 @@ public final class Searcher {
             return hasResult
 
         case .rows:
-            row.removeAll(keepingCapacity: true)
-            for query in options.queries {
-                do {
-                    row.append(try query.findFirst(in: stanza, strict: options.strict))
-                } catch {
-                    try reportEvaluation(error, of: query, in: place, sink: sink)
-                    row.append(nil)
-                }
+            guard let each = options.each else {
+                guard try makeRow(on: stanza, in: place, sink: sink) else { return false }
+                matched = true
+                try sink.row(row, in: place)
+                return true
             }
-            guard row.contains(where: { $0 != nil }) else { return false }
-            matched = true
-            try sink.row(row, in: place)
-            return true
+            var hasResult = false
+            for element in try contexts(each, in: stanza, place: place, sink: sink) {
+                guard try makeRow(on: element, in: place, sink: sink) else { continue }
+                hasResult = true
+                try sink.row(row, in: place)
+            }
+            if hasResult { matched = true }
+            return hasResult
 
         case .test(let invert):
             // Every query is evaluated, so that each one's errors are reported.
             var hasResult = false
-            for query in options.queries {
-                do {
-                    if try query.check(in: stanza, strict: options.strict) { hasResult = true }
-                } catch {
-                    try reportEvaluation(error, of: query, in: place, sink: sink)
+            if let each = options.each {
+                for element in try contexts(each, in: stanza, place: place, sink: sink) {
+                    if try test(element, in: place, sink: sink) { hasResult = true }
                 }
+            } else {
+                hasResult = try test(stanza, in: place, sink: sink)
             }
             guard hasResult != invert else {
                 try sink.passed(stanza, in: place)
@@ -378,6 +391,50 @@ public final class Searcher {
             matched = true
             try sink.counted(stanza, in: place)
             return true
+        }
+    }
+
+    /// Fills ``row`` with the first result of each query on `context` (a stanza,
+    /// or an element of `--each`); returns whether any query has one.
+    @inline(__always)
+    private func makeRow<Sink: SearchSink>(on context: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
+        row.removeAll(keepingCapacity: true)
+        for query in options.queries {
+            do {
+                row.append(try query.findFirst(in: context, strict: options.strict))
+            } catch {
+                try reportEvaluation(error, of: query, in: place, sink: sink)
+                row.append(nil)
+            }
+        }
+        return row.contains { $0 != nil }
+    }
+
+    /// Whether any query has a result on `context` (every query is evaluated,
+    /// so that each one's errors are reported).
+    private func test<Sink: SearchSink>(_ context: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
+        var hasResult = false
+        for query in options.queries {
+            do {
+                if try query.check(in: context, strict: options.strict) { hasResult = true }
+            } catch {
+                try reportEvaluation(error, of: query, in: place, sink: sink)
+            }
+        }
+        return hasResult
+    }
+
+    /// The elements `--each` selects in a stanza (its path gives elements only:
+    /// the command line refuses an extraction there).
+    private func contexts<Sink: SearchSink>(_ each: Query, in stanza: Element, place: StanzaPlace,
+                                            sink: Sink) throws(OutputError) -> [Element] {
+        do {
+            return try each.find(in: stanza, strict: options.strict).compactMap {
+                if case .element(let element) = $0 { return element } else { return nil }
+            }
+        } catch {
+            try reportEvaluation(error, of: each, in: place, sink: sink)
+            return []
         }
     }
 

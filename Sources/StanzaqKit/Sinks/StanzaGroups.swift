@@ -29,7 +29,7 @@ final class StanzaGroups {
         printedAny = true
         lastPrinted = ordinal
         try output.writeRecord {
-            formatter.writeRecord(file: place.file, stanza: place.number, source: place.source, value: .element(element),
+            formatter.writeStanza(file: place.file, stanza: place.number, source: place.source, element: element,
                                   context: context, into: &$0)
         }
     }

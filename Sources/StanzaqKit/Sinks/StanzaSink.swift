@@ -15,7 +15,7 @@ final class StanzaSink: SearchSink {
 
     func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {
         try output.writeRecord {
-            formatter.writeRecord(file: stanza.file, stanza: stanza.number, source: stanza.source, value: .element(element), into: &$0)
+            formatter.writeStanza(file: stanza.file, stanza: stanza.number, source: stanza.source, element: element, into: &$0)
         }
     }
 
