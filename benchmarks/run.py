@@ -2,10 +2,14 @@
 """make bench: stanzaq against libxml2's own streaming parse and xmlstarlet, in one run.
 
 Generates the inputs (the shared corpus without comments, repeated to BENCH_MB and
-to 20 MB), times each command with hyperfine (median of --runs), measures peak RSS
-with /usr/bin/time, prints a table and writes it to benchmarks/RESULTS.md with the
-machine and the commands. Ratios compare with the floor measured in the same run.
+to 20 MB, and dealt into 1,000 small streams), times each command with hyperfine
+(median of --runs), measures peak RSS with /usr/bin/time, checks that every stanzaq
+command prints with the default threads exactly what it prints with --threads 1
+(stdout, stderr, exit status), prints a table and writes it to
+benchmarks/RESULTS.md with the machine and the commands. Ratios compare with the
+floor measured in the same run.
 """
+import hashlib
 import json
 import os
 import platform
@@ -19,6 +23,7 @@ DATA = os.path.join(ROOT, "benchmarks/data")
 CORPUS = os.environ.get("STANZAQ_CORPUS", os.path.join(os.path.dirname(ROOT), "shared/corpus/xep-stanzas.xml"))
 BIG_MB = float(os.environ.get("BENCH_MB", "200"))
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+FILES = 1000
 
 
 def sh(command):
@@ -31,6 +36,16 @@ def make_input(megabytes):
         os.makedirs(DATA, exist_ok=True)
         subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks/make-input.py"), CORPUS, path, str(megabytes)], check=True)
     return path
+
+
+def make_files(megabytes):
+    """The corpus's examples dealt into FILES streams of BENCH_MB / 10 together."""
+    directory = os.path.join(DATA, f"files-{FILES}-{megabytes:g}MB")
+    if not os.path.exists(directory):
+        subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks/make-files.py"), CORPUS, directory + ".tmp",
+                        str(FILES), str(megabytes)], check=True)
+        os.rename(directory + ".tmp", directory)
+    return directory
 
 
 def make_log(megabytes):
@@ -47,18 +62,53 @@ def q(text):
     return "'" + text.replace("'", "'\\''") + "'"
 
 
-# name, command template ({f} is the input), whether it is a stanzaq query
+# stanzaq's queries: name, arguments
+STANZAQ = [
+    ("body#", q("body#")),
+    ("filter =", q("/{jabber:client}message<type=chat>/body#")),
+    ("filter ~", q("/{jabber:client}message<type~^chat$>/body#")),
+    ("datetime", q("{urn:xmpp:delay}delay@stamp|datetime")),
+    ("3 queries (TSV)", "-e /@from -e /@id -e " + q("body#")),
+    ("-s whole stanzas", "-s " + q("/<type=error>")),
+    ("data form", q("{http://jabber.org/protocol/disco#info}query/\\{*}result@FORM_TYPE\\")),
+]
+
+# name, command template ({f} is the input): the floor, xmlstarlet, then each
+# stanzaq query with the default threads and with one
 QUERIES = [
     ("xmllint --stream --noout (floor)", "xmllint --stream --noout {f}"),
     ("xmlstarlet sel //c:message/c:body", "xmlstarlet sel -N c=jabber:client -t -v //c:message/c:body -n {f}"),
-    ("stanzaq body#", f"{BIN} {q('body#')} {{f}}"),
-    ("stanzaq filter =", f"{BIN} {q('/{jabber:client}message<type=chat>/body#')} {{f}}"),
-    ("stanzaq filter ~", f"{BIN} {q('/{jabber:client}message<type~^chat$>/body#')} {{f}}"),
-    ("stanzaq datetime", f"{BIN} {q('{urn:xmpp:delay}delay@stamp|datetime')} {{f}}"),
-    ("stanzaq 3 queries (TSV)", f"{BIN} -e /@from -e /@id -e {q('body#')} {{f}}"),
-    ("stanzaq -s whole stanzas", f"{BIN} -s {q('/<type=error>')} {{f}}"),
-    ("stanzaq data form", BIN + " " + q("{http://jabber.org/protocol/disco#info}query/\\{*}result@FORM_TYPE\\") + " {f}"),
 ]
+for _name, _arguments in STANZAQ:
+    QUERIES.append((f"stanzaq {_name}", f"{BIN} {_arguments} {{f}}"))
+    QUERIES.append((f"stanzaq {_name}, --threads 1", f"{BIN} --threads 1 {_arguments} {{f}}"))
+
+# The same stanzas in FILES small streams ({d} is their directory).
+MANY_FILES = [
+    ("xmllint --stream --noout, 1,000 files (floor)", "xmllint --stream --noout {d}/*.xml"),
+    ("stanzaq body#, 1,000 files", f"{BIN} {q('body#')} {{d}}/*.xml"),
+    ("stanzaq body#, 1,000 files, --threads 1", f"{BIN} --threads 1 {q('body#')} {{d}}/*.xml"),
+    ("stanzaq -c -H body#, 1,000 files", f"{BIN} -c -H {q('body#')} {{d}}/*.xml"),
+    ("stanzaq -c -H body#, 1,000 files, --threads 1", f"{BIN} --threads 1 -c -H {q('body#')} {{d}}/*.xml"),
+]
+
+
+def digest(command):
+    """sha256 of stdout, of stderr, and the exit status of `command` (run by sh)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        err = os.path.join(scratch, "err")
+        with open(err, "wb") as error_file:
+            process = subprocess.Popen(["sh", "-c", command], stdout=subprocess.PIPE, stderr=error_file)
+            hasher = hashlib.sha256()
+            for block in iter(lambda: process.stdout.read(1 << 20), b""):
+                hasher.update(block)
+            status = process.wait()
+        return hasher.hexdigest(), hashlib.sha256(open(err, "rb").read()).hexdigest(), status
+
+
+def same_as_one_thread(pairs):
+    """The names of the commands whose output differs from their --threads 1 twin's."""
+    return [name for name, command, single in pairs if digest(command) != digest(single)]
 
 
 def hyperfine(commands, runs, warmup=1):
@@ -79,12 +129,25 @@ def main():
     subprocess.run(["make", "-s", "-C", ROOT, "build"], check=True)
     big, small = make_input(BIG_MB), make_input(20)
     size = os.path.getsize(big) / 1e6
-    print(f"input: {big} ({size:.0f} MB), {small}; {RUNS} runs each", flush=True)
+    files = make_files(BIG_MB / 10)
+    files_size = sum(os.path.getsize(os.path.join(files, name)) for name in os.listdir(files)) / 1e6
+    print(f"input: {big} ({size:.0f} MB), {small}, {files} ({FILES} files, {files_size:.0f} MB); {RUNS} runs each", flush=True)
+
+    # Threads change nothing but speed: every command's output against --threads 1's.
+    twins = [(name, command, command.replace(f"{BIN} ", f"{BIN} --threads 1 ", 1))
+             for name, command in QUERIES + MANY_FILES if name.startswith("stanzaq") and "--threads 1" not in name]
+    differing = same_as_one_thread([(name, c.replace("{f}", big).replace("{d}", files),
+                                     single.replace("{f}", big).replace("{d}", files)) for name, c, single in twins])
+    print("output identical to --threads 1: " + ("every command" if not differing else "NOT for " + ", ".join(differing)),
+          flush=True)
 
     medians = hyperfine([c.replace("{f}", big) for _, c in QUERIES], RUNS)
     rss_big = [peak_rss_mib(c.replace("{f}", big)) for _, c in QUERIES]
     rss_small = [peak_rss_mib(c.replace("{f}", small)) for _, c in QUERIES]
     floor = medians[0]
+
+    many_medians = hyperfine([c.replace("{d}", files) for _, c in MANY_FILES], RUNS)
+    many_rss = [peak_rss_mib(c.replace("{d}", files)) for _, c in MANY_FILES]
 
     # A Prosody debug log against the same stanzas as XML (stanzaq(1), LOGS).
     log, log_xml = make_log(BIG_MB)
@@ -101,17 +164,29 @@ def main():
             "|---|---:|---:|---:|---:|---:|"]
     for (name, _), median, big_rss, small_rss in zip(QUERIES, medians, rss_big, rss_small):
         rows.append(f"| {name} | {median:.3f} | {size / median:.1f} | {small_rss:.1f} MiB | {big_rss:.1f} MiB | {floor / median:.2f} |")
+    rows += ["", f"| {FILES} files ({files_size:.0f} MB together) | median s | MB/s | peak RSS | throughput vs floor |",
+             "|---|---:|---:|---:|---:|"]
+    for (name, _), median, rss in zip(MANY_FILES, many_medians, many_rss):
+        rows.append(f"| {name} | {median:.3f} | {files_size / median:.1f} | {rss:.1f} MiB | {many_medians[0] / median:.2f} |")
     by_name = dict(zip([n for n, _ in QUERIES], medians))
+    defaults = [n for n, _ in QUERIES if n.startswith("stanzaq") and "--threads 1" not in n]
+    slowest = min(defaults, key=lambda n: floor / by_name[n])
     ratios = [
-        ("stanzaq body# throughput / xmllint --stream (goal >= 0.8)", floor / by_name["stanzaq body#"]),
+        ("stanzaq body# throughput / xmllint --stream, default threads (goal >= 1.6)", floor / by_name["stanzaq body#"]),
+        ("stanzaq body# throughput / xmllint --stream, --threads 1 (goal >= 0.9)", floor / by_name["stanzaq body#, --threads 1"]),
+        (f"slowest query with default threads / xmllint --stream: {slowest} (goal >= 1.4)", floor / by_name[slowest]),
+        ("stanzaq body# on 1,000 files / xmllint --stream on them, default threads", many_medians[0] / many_medians[1]),
         ("stanzaq body# throughput / xmlstarlet (goal >= 2)", by_name["xmlstarlet sel //c:message/c:body"] / by_name["stanzaq body#"]),
         ("3 queries / body# alone (goal <= 1.3)", by_name["stanzaq 3 queries (TSV)"] / by_name["stanzaq body#"]),
         ("~ filter / = filter (goal <= 1.5)", by_name["stanzaq filter ~"] / by_name["stanzaq filter ="]),
     ]
     stanzaq_rss = [r for (n, _), r in zip(QUERIES * 2, rss_big + rss_small) if n.startswith("stanzaq")]
+    stanzaq_rss += [r for (n, _), r in zip(MANY_FILES, many_rss) if n.startswith("stanzaq")]
     lines = rows + ["", "| ratio | value |", "|---|---:|"]
     lines += [f"| {name} | {value:.2f} |" for name, value in ratios]
-    lines += [f"| stanzaq peak RSS, largest of all queries and both sizes (goal <= 25 MiB) | {max(stanzaq_rss):.1f} MiB |",
+    lines += [f"| stanzaq peak RSS, largest of all queries and both sizes (goal <= 48 MiB) | {max(stanzaq_rss):.1f} MiB |",
+              "| output of every stanzaq command with default threads identical to --threads 1 | "
+              + ("yes" if not differing else "NO: " + ", ".join(differing)) + " |",
               f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
     lines += ["", "| log benchmark | value |", "|---|---:|",
@@ -129,13 +204,18 @@ def main():
         "- xmlstarlet " + sh("xmlstarlet --version | head -1") + "; " + sh("hyperfine --version"),
     ])
     commands = "\n".join("- " + name + ": `" + c.replace("{f}", "INPUT") + "`" for name, c in QUERIES)
+    many = "\n".join("- " + name + ": `" + c.replace("{d}", "FILES") + "`" for name, c in MANY_FILES)
     with open(os.path.join(ROOT, "benchmarks/RESULTS.md"), "w") as out:
         out.write(f"""# Benchmark results
 
 Written by `make bench` (benchmarks/run.py); medians of {RUNS} runs (hyperfine, 1 warm-up), peak
 RSS from `/usr/bin/time -f %M`. INPUT is the shared corpus of XEP stanzas without comments,
-repeated to {size:.0f} MB as one XMPP stream (and to 20 MB for the second RSS column). The
-machine is shared and noisy: compare ratios within one run, not seconds across runs.
+repeated to {size:.0f} MB as one XMPP stream (and to 20 MB for the second RSS column); FILES is
+its examples dealt into {FILES} streams of {files_size:.0f} MB together (benchmarks/make-files.py).
+stanzaq runs with the default threads (one per CPU) unless `--threads 1` is given; before the
+timings, the output of every stanzaq command (stdout, stderr, exit status) is checked to be
+identical to that of the same command with `--threads 1`. The machine is shared and noisy:
+compare ratios within one run, not seconds across runs.
 
 {machine}
 
@@ -144,6 +224,7 @@ machine is shared and noisy: compare ratios within one run, not seconds across r
 Commands (output to /dev/null):
 
 {commands}
+{many}
 - single small stanza: `stanzaq /@id examples/message-delay.xml` and `xmllint --noout examples/message-delay.xml` (30 runs)
 - log: `stanzaq body# LOG` and `stanzaq body# LOG-STANZAS.xml`, where LOG is a Prosody debug log of the corpus's
   stanzas written by benchmarks/make-log.py (RECV/SEND lines, their start-tag lines, other text) and
