@@ -41,6 +41,17 @@ public struct StanzaBoundaryScanner {
     /// Scans `bytes` (which grow between calls, and keep what was scanned) from
     /// ``position`` for a place to cut at or after `target`.
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, target: Int) -> Result {
+        Self.tagStops.withUnsafeBufferPointer { scan(bytes, target: target, tagStops: $0.baseAddress!) }
+    }
+
+    /// The bytes that end a run of plain bytes inside a start tag: `>`, quotes, `<`.
+    private static let tagStops: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for byte in [0x3E, 0x22, 0x27, 0x3C] { table[byte] = 1 }
+        return table
+    }()
+
+    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, target: Int, tagStops: UnsafePointer<UInt8>) -> Result {
         guard let base = bytes.baseAddress else { return .needMore }
         let end = bytes.count
         var p = position
@@ -55,8 +66,7 @@ public struct StanzaBoundaryScanner {
                     if p >= target { return .boundary(offset: p, stanzas: stanzas) }
                 }
             }
-            guard let found = memchr(base + p, 0x3C, end - p) else { p = end; return .needMore }
-            let q = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+            guard let q = Self.find(0x3C, in: base, from: p, to: end) else { p = end; return .needMore }
             guard q + 1 < end else { p = q; return .needMore }
             switch base[q + 1] {
             case 0x2F:   // </
@@ -87,15 +97,14 @@ public struct StanzaBoundaryScanner {
                 var i = q + 1
                 var close = -1
                 while i < end {
+                    // Plain bytes (names, blanks, '=') are skipped with one test each.
+                    while i < end && tagStops[Int(base[i])] == 0 { i += 1 }
+                    if i == end { break }
                     let byte = base[i]
                     if byte == 0x3E { close = i; break }
-                    if byte == 0x22 || byte == 0x27 {
-                        guard let quote = Self.find(byte, in: base, from: i + 1, to: end) else { break }
-                        i = quote + 1
-                        continue
-                    }
                     if byte == 0x3C { return .unsure }
-                    i += 1
+                    guard let quote = Self.find(byte, in: base, from: i + 1, to: end) else { break }
+                    i = quote + 1
                 }
                 if close < 0 { p = q; return .needMore }
                 let selfClosing = base[close - 1] == 0x2F
@@ -117,9 +126,17 @@ public struct StanzaBoundaryScanner {
         stanzas = 0
     }
 
+    /// The offset of the first `byte` at or after `from`: looked for byte by byte
+    /// nearby (most are a few bytes away, where a call to memchr costs more), then by memchr.
     @inline(__always)
     private static func find(_ byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
-        guard from < end, let found = memchr(base + from, Int32(byte), end - from) else { return nil }
+        var i = from
+        let near = min(end, from + 16)
+        while i < near {
+            if base[i] == byte { return i }
+            i += 1
+        }
+        guard i < end, let found = memchr(base + i, Int32(byte), end - i) else { return nil }
         return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
     }
 

@@ -240,12 +240,16 @@ final class ParallelSearch: @unchecked Sendable {
                 buffer.append(contentsOf: more)
                 readTo += more.count
             case .boundary(let end, let stanzas):
-                let bytes = Array(buffer[..<end])
+                // The part keeps the buffer (no copy); what follows it starts a new one.
+                let rest = Array(buffer[end...])
+                buffer.removeSubrange(end...)
+                let bytes = buffer
+                buffer = rest
+                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
                 guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
-                line += bytes.withUnsafeBufferPointer(countNewlines)
+                line += newlines
                 before += stanzas
                 offset += end
-                buffer.removeFirst(end)
                 scanner.cut(at: end)
                 first = false
             case .unsure:
