@@ -202,6 +202,7 @@ public final class StanzaReader {
     @exclusivity(unchecked) var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
     @exclusivity(unchecked) var nameValues = [String](repeating: "", count: nameSlots)
     static let nameSlots = 1024
+    static let nameSlotShift = UInt(UInt.bitWidth - 10)   // log2(nameSlots) top bits
 
     /// Creates a reader.
     /// - Parameters:
