@@ -11,7 +11,9 @@ extension Query {
         // (a path with `..`); elsewhere each element is given once.
         var elementBytes: [ObjectIdentifier: Int] = [:]
         let repeats = hasParentStep
-        let charged = { (value: QueryValue) -> Bool in
+        // (Passed inline, so the closure does not escape and the variables it
+        // changes need no run-time exclusivity checks: one per stanza, callgrind.)
+        try evaluatePath(on: context, strict: strict, limits: limits) { (value: QueryValue) -> Bool in
             if repeats, case .element(let element) = value {
                 let id = ObjectIdentifier(element)
                 if let known = elementBytes[id] {
@@ -30,7 +32,6 @@ extension Query {
             }
             return emit(value)
         }
-        try evaluatePath(on: context, strict: strict, limits: limits, emit: charged)
         if overBudget {
             throw EvaluationError("the results add up to more than \(limits.resultBytes) bytes, counting duplicates "
                                   + "(evaluation abandoned)")

@@ -65,14 +65,16 @@ public final class Element {
     public internal(set) var namespaceDeclarations: [NamespaceDeclaration]
     /// For a stanza read from a stream: the declarations the stream had in
     /// scope, so that prefixes declared there still resolve.
-    public internal(set) var inheritedDeclarations: [NamespaceDeclaration] = []
+    // Unchecked, as `children` below: set by the reader once per stanza.
+    @exclusivity(unchecked) public internal(set) var inheritedDeclarations: [NamespaceDeclaration] = []
     /// Elements and text runs in document order.
     // Unchecked: the reader appends to it once per element and text run, and the
     // run-time exclusivity check was most of the cost of doing so (callgrind,
     // `body#` over the corpus). Nothing accesses it re-entrantly.
     @exclusivity(unchecked) public internal(set) var children: [Node] = []
     /// The element this one is a child of; `nil` for a stanza root.
-    public internal(set) weak var parent: Element?
+    // Unchecked, as `children`: set once per element by the reader.
+    @exclusivity(unchecked) public internal(set) weak var parent: Element?
 
     /// Creates a detached element. Use ``append(_:)`` and ``appendText(_:)`` to build a tree.
     public init(
