@@ -18,6 +18,7 @@ final class LogChannel {
     private(set) var namespace: String?
     private let defaultNamespace: String?
     private let depthLimit: Int?
+    private let childSelection: ChildSelection?
     private var reader: StanzaReader!
     private var readerLine = 1, readerColumn = 1
     private var segments: [Segment] = []
@@ -39,11 +40,12 @@ final class LogChannel {
     let report: (LogDamage) -> Void
     private(set) var isStopped = false
 
-    init(namespace: String?, defaultNamespace: String?, depthLimit: Int?,
+    init(namespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
          deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (LogDamage) -> Void) {
         self.namespace = namespace
         self.defaultNamespace = defaultNamespace
         self.depthLimit = depthLimit
+        self.childSelection = childSelection
         self.deliver = deliver
         self.report = report
         restart()
@@ -75,6 +77,7 @@ final class LogChannel {
             return !self.isStopped
         }
         reader.depthLimit = depthLimit
+        reader.childSelection = childSelection
         let header = streamHeader
         try? reader.feed(header)
         readerLine = 1

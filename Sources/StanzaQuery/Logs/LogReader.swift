@@ -33,6 +33,8 @@ public final class LogReader {
     public private(set) var isStopped = false
     /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
     public var depthLimit: Int?
+    /// Which children of a stanza's root are built (see ``StanzaReader/childSelection``).
+    public var childSelection: ChildSelection?
 
     private let defaultNamespace: String?
     private let handler: Handler
@@ -394,7 +396,7 @@ public final class LogReader {
             }
         }
         let channel = LogChannel(
-            namespace: namespace(), defaultNamespace: defaultNamespace, depthLimit: depthLimit,
+            namespace: namespace(), defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
             deliver: { [unowned self] element, source in self.deliver(element, source) },
             report: { [unowned self] in self.damage($0) })
         channel.lastUse = uses

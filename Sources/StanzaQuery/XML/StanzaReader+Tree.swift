@@ -78,6 +78,12 @@ extension StanzaReader {
             }
         }
         let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
+        if open.count == 1, let childSelection,
+           !childSelection.admits(name: localName, namespace: namespace, rootNamespace: open[0].namespace) {
+            skipped += 1
+            skippedNames.append((prefix, localNamePointer))
+            return
+        }
         if depth == 0 {
             rootStarted = true
             if localNamePointer == streamLocalName && uri == streamsNamespace {

@@ -76,6 +76,10 @@ public final class StanzaReader {
     /// built (nor their text): a query that cannot reach them (``Query/reach``)
     /// gives the same results, and the reader does far less work. `nil`: build all.
     @exclusivity(unchecked) public var depthLimit: Int?
+    /// Which children of a stanza's root are built (with what they contain);
+    /// the others are skipped as elements below ``depthLimit`` are, their text
+    /// too. `nil`: all.
+    @exclusivity(unchecked) public var childSelection: ChildSelection?
 
     // MARK: What goes out, in input order (filled in the SAX callbacks, handed out after xmlParseChunk)
 

@@ -139,14 +139,18 @@ public final class Searcher {
         // After this many stanzas that count, the input has given what is asked (`-m`, `-l`).
         let limit = [options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         let depth: Int?
+        let children: ChildSelection?
         if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (While a prefix of the queries' is still to be seen bound, a
             // declaration anywhere in a stanza counts.)
             depth = nil
+            children = nil
         } else if case .test = sink.evaluation {
             depth = depthLimit(deciding: true)
+            children = childSelection(deciding: true)
         } else {
             depth = depthLimit(deciding: false)
+            children = childSelection(deciding: false)
         }
         // Every stanza, from the XML reader or the log reader; false: stop reading.
         let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
@@ -207,6 +211,7 @@ public final class Searcher {
                     return !Interruption.isRequested
                 }
                 reader.depthLimit = depth
+                reader.childSelection = children
                 xmlReader = reader
             case .log(let format):
                 logReader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
@@ -221,6 +226,7 @@ public final class Searcher {
                                           }
                                       })
                 logReader!.depthLimit = depth
+                logReader!.childSelection = children
                 logReader!.continueInNewFile(linesBefore: linesBefore)
             }
         }
@@ -308,6 +314,12 @@ public final class Searcher {
     /// How deep the reader must build stanzas: as deep as the deepest query
     /// reaches; when `deciding` whether there is a result (counting, testing:
     /// no element is printed), only as deep as the paths go.
+    /// Which children of a stanza's root the reader builds (see ``ChildSelection``):
+    /// all with `--each`, whose queries start below the elements its path reaches.
+    private func childSelection(deciding: Bool) -> ChildSelection? {
+        options.each == nil ? ChildSelection(queries: options.queries, deciding: deciding) : nil
+    }
+
     private func depthLimit(deciding: Bool) -> Int? {
         var deepest = 0
         for query in options.queries {
