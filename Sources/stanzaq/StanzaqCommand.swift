@@ -408,7 +408,7 @@ struct StanzaqCommand: ParsableCommand {
             (filesWithoutMatch, "-L/--files-without-match"), (maxCount != nil, "-m/--max-count"),
             (afterContext != nil, "-A/--after-context"), (beforeContext != nil, "-B/--before-context"),
             (context != nil, "-C/--context"), (pair, "--pair"), (recursive, "-r/--recursive"), (!globs.isEmpty, "-g/--glob"),
-            (each != nil, "--each"), (header, "--header"), (compact, "--compact"),
+            (each != nil, "--each"), (header, "--header"), (compact, "--compact"), (threads != nil, "--threads"),
         ]
         return given.filter(\.0).map(\.1)
     }

@@ -525,6 +525,9 @@ final class ScriptedREPLTests: XCTestCase {
         let several = try Runner.stanzaq(["-i", "-H", "--color", "never", "-e", "/@id", "capture.xml"])
         XCTAssertEqual(several.stderr, "stanzaq: error: -e/--query, -H/--with-filename, --color do not apply to the REPL (-i)\n")
         XCTAssertEqual(several.status, 2)
+        let threads = try Runner.stanzaq(["-i", "--threads", "2", "capture.xml"])
+        XCTAssertEqual(threads.stderr, "stanzaq: error: --threads does not apply to the REPL (-i)\n")
+        XCTAssertEqual(threads.status, 2)
         let epoch = try Runner.stanzaq(["-i", "--epoch", "--json", "message-delay.xml"],
                                        stdin: .text("{urn:xmpp:delay}delay@stamp|datetime\n"))
         XCTAssertEqual(epoch.output, "1031699305\n")
