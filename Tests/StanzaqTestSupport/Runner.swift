@@ -148,7 +148,9 @@ public enum Runner {
     }
 }
 
-/// A scratch directory for files a test generates; removed when it goes away.
+/// A scratch directory for files a test generates; removed when it goes away,
+/// or when the test process exits: XCTest keeps every test case instance (and
+/// so the directories that `setUp` stores in them) alive until the end.
 public final class ScratchDirectory {
     public let url: URL
 
@@ -156,6 +158,7 @@ public final class ScratchDirectory {
         url = FileManager.default.temporaryDirectory
             .appendingPathComponent("stanzaq-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        Self.removedAtExit.register(url)
     }
 
     /// Writes `text` to `name` in the directory and returns its URL.
@@ -172,7 +175,34 @@ public final class ScratchDirectory {
         return file
     }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+        Self.removedAtExit.forget(url)
+    }
+
+    private static let removedAtExit = ExitCleanup()
+}
+
+/// The scratch directories still there when the process exits, removed then.
+private final class ExitCleanup: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    init() {
+        atexit { ExitCleanup.shared?.removeAll() }
+        ExitCleanup.shared = self
+    }
+
+    // The one instance, for the C function atexit calls (it cannot capture).
+    nonisolated(unsafe) static var shared: ExitCleanup?
+
+    func register(_ url: URL) { lock.withLock { _ = paths.insert(url.path) } }
+    func forget(_ url: URL) { lock.withLock { _ = paths.remove(url.path) } }
+
+    func removeAll() {
+        let all = lock.withLock { paths }
+        for path in all { try? FileManager.default.removeItem(atPath: path) }
+    }
 }
 
 /// `word` quoted for a shell, for messages.
