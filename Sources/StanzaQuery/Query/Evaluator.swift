@@ -72,6 +72,39 @@ extension Query {
         }
     }
 
+    /// The first result of a path that only descends (no `..`, no `**`), as
+    /// ``evaluate(on:strict:limits:emit:)`` stopped at its first result gives
+    /// it, with the same charge to the budget of results.
+    func firstResult(on context: Element, strict: Bool, limits: EvaluationLimits) throws(EvaluationError) -> QueryValue? {
+        guard let value = try first(below: context, step: 0, context: context, strict: strict, limits: limits) else { return nil }
+        if value.budgetBytes > limits.resultBytes {
+            throw EvaluationError("the results add up to more than \(limits.resultBytes) bytes, counting duplicates "
+                                  + "(evaluation abandoned)")
+        }
+        return value
+    }
+
+    /// The first result of steps `index…` at `node`, depth first, as ``walk(_:step:context:strict:limits:emit:)``
+    /// meets it.
+    private func first(below node: Element, step index: Int, context: Element, strict: Bool,
+                       limits: EvaluationLimits) throws(EvaluationError) -> QueryValue? {
+        if index == steps.count { return try extractValue(from: node, strict: strict) }
+        switch steps[index] {
+        case .context(let selector):
+            guard try selector.matches(node, inherited: contextNamespace(selector, context), limits: limits) else { return nil }
+            return try first(below: node, step: index + 1, context: context, strict: strict, limits: limits)
+        case .select(let selector):
+            for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace, limits: limits) {
+                if let value = try first(below: child, step: index + 1, context: context, strict: strict, limits: limits) {
+                    return value
+                }
+            }
+            return nil
+        case .parent, .anyDepth:
+            preconditionFailure("a path with '..' or '**' is evaluated by evaluate(on:strict:limits:emit:)")
+        }
+    }
+
     /// Matches step `index` at `node` and goes on below it; returns whether to go on.
     private func walk(_ node: Element, step index: Int, context: Element, strict: Bool, limits: EvaluationLimits,
                       emit: (QueryValue) -> Bool) throws(EvaluationError) -> Bool {

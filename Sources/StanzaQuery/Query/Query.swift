@@ -191,8 +191,13 @@ public final class Query {
     /// without it, or an error.
     public func findFirst(in element: Element, strict: Bool = false,
                           limits: EvaluationLimits = .default) throws(EvaluationError) -> QueryValue? {
-        var first: QueryValue?
         let checkAll = strict && syntax.conversion != nil
+        if !checkAll && !hasParentStep && !hasAnyDepthStep {
+            // The first result of a path that only descends, found without the
+            // closures of `evaluate` (a third of the cost of `-e` rows, callgrind).
+            return try firstResult(on: element, strict: strict, limits: limits)
+        }
+        var first: QueryValue?
         try evaluate(on: element, strict: strict, limits: limits) { value in
             if first == nil { first = value }
             return checkAll

@@ -104,6 +104,22 @@ public struct RecordFormatter {
     /// a JSON array (an object keyed by the columns' names) with `null`, or
     /// tab-separated fields left empty, for the absent ones.
     func writeRow(file: String, stanza: Int, source: StanzaSource? = nil, values: [QueryValue?], into out: inout [UInt8]) {
+        if format != .json {
+            // What writeEnvelope writes around a text row, without its closure
+            // (which copied the formatter for every row: callgrind, `-e` rows).
+            writePrefixes(file: file, stanza: stanza, mark: UInt8(ascii: ":"), into: &out)
+            // The fields lead the row, as columns.
+            for field in fields {
+                if let value = field.value(in: source) { writeField(value, into: &out) }
+                out.append(UInt8(ascii: "\t"))
+            }
+            for index in values.indices {
+                if index > 0 { out.append(UInt8(ascii: "\t")) }
+                if let value = values[index] { writeField(value, into: &out) }
+            }
+            out.append(contentsOf: separator)
+            return
+        }
         writeEnvelope(file: file, stanza: stanza, source: source, columns: false, into: &out) { out in
             if format == .json && !columnNames.isEmpty {
                 var object = JSONObjectWriter(into: &out)
@@ -246,16 +262,38 @@ public struct RecordFormatter {
     /// `|base64` as base64 text, since raw bytes would break the row.
     private func writeField(_ value: QueryValue, into out: inout [UInt8]) {
         var field: [UInt8] = []
-        if case .data = value { value.writeJSON(into: &field, options: render); field = Array(field.dropFirst().dropLast()) }
-        else { value.writeText(into: &field, options: render) }
-        for byte in field {
-            switch byte {
-            case 0x5C: out.append(contentsOf: "\\\\".utf8)
-            case 0x09: out.append(contentsOf: "\\t".utf8)
-            case 0x0A: out.append(contentsOf: "\\n".utf8)
-            case 0x0D: out.append(contentsOf: "\\r".utf8)
-            default: out.append(byte)
-            }
+        switch value {
+        case .string(var string):
+            // The common field: escaped straight from the string's bytes, with no copy.
+            string.withUTF8 { Self.appendEscaped($0, into: &out) }
+            return
+        case .data:
+            value.writeJSON(into: &field, options: render)
+            field = Array(field.dropFirst().dropLast())
+        default:
+            value.writeText(into: &field, options: render)
         }
+        field.withUnsafeBufferPointer { Self.appendEscaped($0, into: &out) }
+    }
+
+    /// Appends `bytes` with the escapes of ``writeField(_:into:)``, runs
+    /// without any in one piece.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var start = 0
+        for index in bytes.indices {
+            let escape: UInt8
+            switch bytes[index] {
+            case 0x5C: escape = UInt8(ascii: "\\")
+            case 0x09: escape = UInt8(ascii: "t")
+            case 0x0A: escape = UInt8(ascii: "n")
+            case 0x0D: escape = UInt8(ascii: "r")
+            default: continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            out.append(UInt8(ascii: "\\"))
+            out.append(escape)
+            start = index + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 }
