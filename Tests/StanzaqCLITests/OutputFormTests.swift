@@ -86,6 +86,14 @@ final class OutputFormTests: CLITestCase {
         try assertStanzaq(["b#"], stdin: xml, stdout: "line1\nline2\tz\n", status: 0)
     }
 
+    /// Every escape at a field's start, middle and end, beside multi-byte text,
+    /// a number, base64 bytes, a plain field and an absent one, behind a prefix.
+    func testTSVEscapesEveryFieldKind() throws {
+        let xml = "<m a='\\x' n='42'><b>\\\tstart&#13;\nend\\</b><c>é\t✓</c><d>aGk=</d><e>plain</e></m>"
+        try assertStanzaq(["-n", "-e", "b#", "-e", "/@a", "-e", "c#", "-e", "/@n|int", "-e", "d#|base64", "-e", "e#", "-e", "f#"],
+                          stdin: xml, stdout: "1:\\\\\\tstart\\r\\nend\\\\\t\\\\x\té\\t✓\t42\taGk=\tplain\t\n", status: 0)
+    }
+
     func testTSVWithOneQueryIsOneRowPerStanza() throws {
         try assertStanzaq(["-o", "tsv", "{jabber:iq:roster}query/item@jid", "capture.xml"],
                           stdout: "romeo@montague.lit\n", status: 0)
