@@ -141,6 +141,28 @@ public final class Query {
         return reachToDecide
     }
 
+    /// Whether the query's results on an element depend only on what its start
+    /// tag holds (name, namespace, attributes, the namespaces in scope), not on
+    /// its children or text, and evaluating it again gives the same as once:
+    /// then a reader can decide whether a stanza is wanted before it reads the
+    /// rest of it (``StanzaReader/wholeStanzaTest``). True for a path that stays
+    /// at its context node (`/<type=error>`, `@id`, `/@from`) without a text
+    /// filter, a `#` or data-form extraction, or a `~` filter (whose abandoned
+    /// matches count across a run, so evaluating it twice would count them twice).
+    public var isDecidedByStartTag: Bool {
+        for step in steps {
+            guard case .context(let selector) = step else { return false }
+            for filter in selector.filters {
+                guard case .attribute = filter.subject else { return false }
+                if case .matches = filter.test { return false }
+            }
+        }
+        switch syntax.extraction {
+        case nil, .attribute?, .allAttributes?, .name?: return true
+        case .text?, .dataForm?: return false
+        }
+    }
+
     /// How many levels below the context node the query can look to decide
     /// whether it has a result and what its first one is (``check(in:strict:limits:)``,
     /// and ``find(in:strict:limits:)`` where the elements it gives are not

@@ -63,7 +63,7 @@ extension StanzaReader {
         }
         guard countElement(level: level, prefix: prefix, localName: localNamePointer,
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
-        if skipped > 0 || (depthLimit.map { open.count > $0 } ?? false) {
+        if skipped > 0 || (!buildsWholeStanza && depthLimit.map { open.count > $0 } ?? false) {
             skipped += 1
             skippedNames.append((prefix, localNamePointer))
             return
@@ -78,7 +78,7 @@ extension StanzaReader {
             }
         }
         let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
-        if open.count == 1, let childSelection,
+        if open.count == 1, !buildsWholeStanza, let childSelection,
            !childSelection.admits(name: localName, namespace: namespace, rootNamespace: open[0].namespace) {
             skipped += 1
             skippedNames.append((prefix, localNamePointer))
@@ -122,8 +122,9 @@ extension StanzaReader {
         if let parent = open.last {
             flushText()
             parent.append(element)
-        } else if inStream {
-            element.inheritedDeclarations = streamScope
+        } else {
+            if inStream { element.inheritedDeclarations = streamScope }
+            buildsWholeStanza = wholeStanzaTest?(element) ?? false
         }
         open.append(element)
     }

@@ -80,6 +80,15 @@ public final class StanzaReader {
     /// the others are skipped as elements below ``depthLimit`` are, their text
     /// too. `nil`: all.
     @exclusivity(unchecked) public var childSelection: ChildSelection?
+    /// Called with each stanza's root as soon as its start tag is read (name,
+    /// namespace, attributes, namespace declarations, the stream's inherited
+    /// ones; no children or text yet): when it returns `true`, the stanza is
+    /// built whole, ``depthLimit`` and ``childSelection`` aside. A search that
+    /// prints whole the stanzas its queries select, and whose queries look at
+    /// the root's start tag only (``Query/isDecidedByStartTag``), builds whole
+    /// only those it prints (`stanzaq -s '/<type=error>'`). It runs inside
+    /// libxml2's callbacks: it must not throw, nor feed this reader.
+    @exclusivity(unchecked) public var wholeStanzaTest: ((Element) -> Bool)?
 
     // MARK: What goes out, in input order (filled in the SAX callbacks, handed out after xmlParseChunk)
 
@@ -188,6 +197,8 @@ public final class StanzaReader {
     // MARK: The stanza being built (see StanzaReader+Tree.swift)
 
     @exclusivity(unchecked) var open: [Element] = []
+    /// The open stanza is built whole (``wholeStanzaTest`` said so).
+    @exclusivity(unchecked) var buildsWholeStanza = false
     /// The line where the open stanza starts.
     @exclusivity(unchecked) var openStanzaLine = 0
     @exclusivity(unchecked) var pendingText: [UInt8] = []

@@ -140,7 +140,13 @@ public final class Searcher {
         let limit = [options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         let depth: Int?
         let children: ChildSelection?
-        if sink.needsWholeStanzas || unboundPrefixes.isWatching {
+        let wholeStanzaTest = self.wholeStanzaTest(for: sink)
+        if wholeStanzaTest != nil {
+            // Whole stanzas, but only those that count are printed, and the root's
+            // start tag decides which: the others are built as for `-c`.
+            depth = depthLimit(deciding: true)
+            children = childSelection(deciding: true)
+        } else if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (While a prefix of the queries' is still to be seen bound, a
             // declaration anywhere in a stanza counts.)
             depth = nil
@@ -212,6 +218,7 @@ public final class Searcher {
                 }
                 reader.depthLimit = depth
                 reader.childSelection = children
+                reader.wholeStanzaTest = wholeStanzaTest
                 xmlReader = reader
             case .log(let format):
                 logReader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
@@ -309,6 +316,32 @@ public final class Searcher {
     /// output ends with a whole record.
     private func goesOn<Sink: SearchSink>(_ sink: Sink) -> Bool {
         !(sink.stopsAtFirstMatch && matched) && !Interruption.isRequested && !(isCancelled?() ?? false)
+    }
+
+    /// For a sink that prints whole only the stanzas that count (`-s`, `-v`),
+    /// when the queries look at a stanza's start tag only: whether a stanza
+    /// whose root's start tag has just been read counts, so that only those
+    /// are built whole (callgrind: most of the work of `-s '/<type=error>'` was
+    /// building and freeing the whole tree of every stanza, to print one in
+    /// hundreds). The searcher evaluates the queries again on the stanza read,
+    /// as for any other: the same answer, as ``Query/isDecidedByStartTag`` says,
+    /// and the errors reported there, in order. An error here builds it whole.
+    private func wholeStanzaTest<Sink: SearchSink>(for sink: Sink) -> ((Element) -> Bool)? {
+        guard sink.printsOnlyCountedStanzas, case .test(let invert) = sink.evaluation, options.each == nil,
+              !unboundPrefixes.isWatching, options.queries.allSatisfy(\.isDecidedByStartTag)
+        else { return nil }
+        let queries = options.queries, strict = options.strict
+        return { root in
+            var hasResult = false
+            for query in queries {
+                do {
+                    if try query.check(in: root, strict: strict) { hasResult = true; break }
+                } catch {
+                    return true
+                }
+            }
+            return hasResult != invert
+        }
     }
 
     /// How deep the reader must build stanzas: as deep as the deepest query

@@ -13,6 +13,10 @@ public protocol SearchSink: AnyObject {
     /// Whether the sink prints whole stanzas, so the reader must build them whole
     /// (else only as deep as the queries reach).
     var needsWholeStanzas: Bool { get }
+    /// Whether, of the whole stanzas, the sink prints only those that count
+    /// (no context, no partners): the others need be built only as deep as
+    /// deciding whether they count takes.
+    var printsOnlyCountedStanzas: Bool { get }
     /// Whether the search ends at the first stanza that counts (`-q`).
     var stopsAtFirstMatch: Bool { get }
     /// After how many stanzas that count the sink has seen enough of an input
@@ -65,6 +69,7 @@ public struct StanzaPlace {
 
 extension SearchSink {
     public var needsWholeStanzas: Bool { false }
+    public var printsOnlyCountedStanzas: Bool { false }
     public var stopsAtFirstMatch: Bool { false }
     public var stanzasPerInput: Int? { nil }
     public var wantsMoreStanzas: Bool { false }

@@ -6,6 +6,7 @@ final class StanzaSink: SearchSink {
     let output: Output
     let evaluation: Evaluation
     var needsWholeStanzas: Bool { true }
+    var printsOnlyCountedStanzas: Bool { true }
 
     init(formatter: RecordFormatter, output: Output, invert: Bool) {
         self.formatter = formatter
