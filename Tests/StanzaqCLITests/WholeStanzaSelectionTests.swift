@@ -61,6 +61,22 @@ final class WholeStanzaSelectionTests: CLITestCase {
                           stderr: Self.damage, status: 2)
     }
 
+    /// An evaluation error on the start tag: the stanza is built whole and
+    /// evaluated again, the error reported in its place.
+    func testErrorsAreReportedInOrder() throws {
+        let scratch = try ScratchDirectory()
+        _ = try scratch.write("stream.xml", Self.stream)
+        func notAnInteger(_ stanza: Int, _ value: String) -> String {
+            "stream.xml:stanza \(stanza): query '/@type|int': '\(value)' is not an integer "
+                + "from -9223372036854775808 to 9223372036854775807 (|int)\n"
+        }
+        try assertStanzaq(["-s", "--strict", "-e", "/@type|int", "-e", "/<id=3>", "stream.xml"], in: scratch.url,
+                          stdout: "\(Self.get)\n\(Self.error)\n",
+                          stderr: notAnInteger(1, "error") + notAnInteger(2, "chat") + notAnInteger(3, "get")
+                              + notAnInteger(4, "error") + Self.damage + notAnInteger(5, "ERROR"),
+                          status: 2)
+    }
+
     /// The same stanzas as with a query that makes the reader build every
     /// stanza whole (a `~` filter), over the corpus and a damaged stream, with
     /// one thread and with parts.

@@ -140,7 +140,18 @@ public final class Searcher {
         let limit = [options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         let depth: Int?
         let children: ChildSelection?
-        let wholeStanzaTest = self.wholeStanzaTest(for: sink)
+        // What the whole-stanza test found, for the stanzas it decided, in order:
+        // taken up when each is handled, rather than evaluating the queries again.
+        var decisions: [(stanza: Element, hasResult: Bool)] = []
+        let wholeStanzaTest = self.wholeStanzaTest(for: sink) { decisions.append(($0, $1)) }
+        // The decision taken on this stanza's start tag, if any; those before it
+        // were on stanzas never handed over (damaged) or not evaluated.
+        func decided(_ stanza: Element) -> Bool? {
+            guard let index = decisions.firstIndex(where: { $0.stanza === stanza }) else { return nil }
+            let hasResult = decisions[index].hasResult
+            decisions.removeFirst(index + 1)
+            return hasResult
+        }
         if wholeStanzaTest != nil {
             // Whole stanzas, but only those that count are printed, and the root's
             // start tag decides which: the others are built as for `-c`.
@@ -171,7 +182,7 @@ public final class Searcher {
                     // Not selectable: shown only as context (an iq's partner going the other way), not evaluated.
                     // Or past the last stanza that counts: shown only as trailing context.
                     try sink.passed(stanza, in: place)
-                } else if try self.handle(stanza, in: place, sink: sink) {
+                } else if try self.handle(stanza, in: place, sink: sink, decided: decisions.isEmpty ? nil : decided(stanza)) {
                     count += 1
                 }
                 try sink.endStanza()
@@ -324,9 +335,13 @@ public final class Searcher {
     /// are built whole (callgrind: most of the work of `-s '/<type=error>'` was
     /// building and freeing the whole tree of every stanza, to print one in
     /// hundreds). The searcher evaluates the queries again on the stanza read,
-    /// as for any other: the same answer, as ``Query/isDecidedByStartTag`` says,
-    /// and the errors reported there, in order. An error here builds it whole.
-    private func wholeStanzaTest<Sink: SearchSink>(for sink: Sink) -> ((Element) -> Bool)? {
+    /// When every query was evaluated without error, `record` is told whether one
+    /// had a result, and the searcher takes that answer for the stanza (the same,
+    /// as ``Query/isDecidedByStartTag`` says) instead of evaluating again; after an
+    /// error, the stanza is built whole and evaluated again, and the error
+    /// reported there, in order.
+    private func wholeStanzaTest<Sink: SearchSink>(for sink: Sink, record: @escaping (Element, Bool) -> Void)
+        -> ((Element) -> Bool)? {
         guard sink.printsOnlyCountedStanzas, case .test(let invert) = sink.evaluation, options.each == nil,
               !unboundPrefixes.isWatching, options.queries.allSatisfy(\.isDecidedByStartTag)
         else { return nil }
@@ -335,11 +350,12 @@ public final class Searcher {
             var hasResult = false
             for query in queries {
                 do {
-                    if try query.check(in: root, strict: strict) { hasResult = true; break }
+                    if try query.check(in: root, strict: strict) { hasResult = true }
                 } catch {
                     return true
                 }
             }
+            record(root, hasResult)
             return hasResult != invert
         }
     }
@@ -370,7 +386,9 @@ public final class Searcher {
     /// Evaluates what the sink asks for on one stanza and hands it over; returns
     /// whether the stanza counts (has a result, or, inverted, none).
     @inline(__always)
-    private func handle<Sink: SearchSink>(_ stanza: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
+    /// `decided`: whether a query has a result, already known (see ``wholeStanzaTest(for:record:)``).
+    private func handle<Sink: SearchSink>(_ stanza: Element, in place: StanzaPlace, sink: Sink,
+                                          decided: Bool? = nil) throws(OutputError) -> Bool {
         switch sink.evaluation {
         case .results(let firstOnly):
             var hasResult = false
@@ -427,7 +445,7 @@ public final class Searcher {
                     if try test(element, in: place, sink: sink) { hasResult = true }
                 }
             } else {
-                hasResult = try test(stanza, in: place, sink: sink)
+                if let decided { hasResult = decided } else { hasResult = try test(stanza, in: place, sink: sink) }
             }
             guard hasResult != invert else {
                 try sink.passed(stanza, in: place)
