@@ -168,20 +168,43 @@ private func appendName(_ prefix: String?, _ name: String, to out: inout [UInt8]
 
 /// Escapes text (quote `nil`) or a quoted attribute value; `newlines`: text's
 /// newlines too, so that the element stays on one line (`--compact`).
+///
+/// Runs of bytes that need no escape are appended at once: byte by byte, this
+/// was a third of printing stanzas whole (callgrind, `-s` over the corpus).
 func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8], newlines: Bool = false) {
     let escapesNewlines = newlines || quote != nil
-    for byte in string.utf8 {
+    let escapesGreater = quote == nil
+    let escapesApostrophe = quote == UInt8(ascii: "'")
+    let escapesTab = quote != nil
+    /// What `byte` is written as, or `nil` for itself.
+    @inline(__always)
+    func replacement(_ byte: UInt8) -> StaticString? {
         switch byte {
-        case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-        case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-        case UInt8(ascii: ">") where quote == nil: out.append(contentsOf: "&gt;".utf8)
-        case UInt8(ascii: "'") where quote == UInt8(ascii: "'"): out.append(contentsOf: "&apos;".utf8)
+        case UInt8(ascii: "&"): return "&amp;"
+        case UInt8(ascii: "<"): return "&lt;"
+        case UInt8(ascii: ">") where escapesGreater: return "&gt;"
+        case UInt8(ascii: "'") where escapesApostrophe: return "&apos;"
         // Attribute-value normalisation would turn these into spaces on the way back in.
-        case 0x0A where escapesNewlines: out.append(contentsOf: "&#10;".utf8)
-        case 0x0D: out.append(contentsOf: "&#13;".utf8)
-        case 0x09 where quote != nil: out.append(contentsOf: "&#9;".utf8)
-        default: out.append(byte)
+        case 0x0A where escapesNewlines: return "&#10;"
+        case 0x0D: return "&#13;"
+        case 0x09 where escapesTab: return "&#9;"
+        default: return nil
         }
+    }
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in bytes.indices {
+            let byte = bytes[index]
+            // Every byte escaped is below '?' (0x3F): most bytes are done with one comparison.
+            guard byte < 0x3F, let escaped = replacement(byte) else { continue }
+            if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            escaped.withUTF8Buffer { out.append(contentsOf: $0) }
+            runStart = index + 1
+        }
+        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+    if string.utf8.withContiguousStorageIfAvailable(append) == nil {
+        Array(string.utf8).withUnsafeBufferPointer(append)
     }
 }
 
