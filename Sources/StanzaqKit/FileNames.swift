@@ -66,6 +66,14 @@ public enum FileNames {
 extension String {
     /// The bytes of the file name this string carries (see ``FileNames``), NUL-terminated, for `open`.
     public var fileSystemPath: [CChar] {
+        // A raw byte's scalar (U+10FF80…) is written F4 8F BE/BF xx: without
+        // a 0xF4, the name's bytes are its UTF-8 (and the scalar by scalar
+        // copy below, 44,000 instructions a name, callgrind, is not needed).
+        if !utf8.contains(0xF4) {
+            var bytes = utf8.map { CChar(bitPattern: $0) }
+            bytes.append(0)
+            return bytes
+        }
         var bytes: [CChar] = []
         bytes.reserveCapacity(utf8.count + 1)
         for scalar in unicodeScalars {
@@ -82,7 +90,7 @@ extension String {
     /// The name as messages and prefixes show it: each byte that is not UTF-8 as `\xHH`.
     /// (Control characters are escaped where the name is written.)
     public var shownFileName: String {
-        guard unicodeScalars.contains(where: FileNames.isRawByte) else { return self }
+        guard utf8.contains(0xF4), unicodeScalars.contains(where: FileNames.isRawByte) else { return self }
         var shown = ""
         for scalar in unicodeScalars {
             if FileNames.isRawByte(scalar) {

@@ -60,8 +60,10 @@ enum Stanzaq {
         }
         do {
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
-            var parsed = try StanzaqCommand.parseAsRoot(StanzaqCommand.normalising(arguments))
-            guard let command = parsed as? StanzaqCommand else { try parsed.run(); return 0 }
+            let (head, operands) = StanzaqCommand.splittingTrailingOperands(StanzaqCommand.normalising(arguments))
+            var parsed = try StanzaqCommand.parseAsRoot(head)
+            guard var command = parsed as? StanzaqCommand else { try parsed.run(); return 0 }
+            command.positionals += operands
             return try command.execute(in: environment)
         } catch let diagnostic as Diagnostic {
             try? environment.output.flush()

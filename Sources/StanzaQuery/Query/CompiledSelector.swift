@@ -37,7 +37,9 @@ extension CompiledSelector {
         CompiledSelector(syntax: syntax, namespace: namespace, filters: filters.map { filter in
             switch filter.test {
             case .equals(let matcher): return CompiledFilter(subject: filter.subject, test: .equals(CaselessMatcher(matcher.value)))
-            case .equalsExactly, .matches: return filter
+            case .matches(let regex, let abandoned, _):
+                return CompiledFilter(subject: filter.subject, test: .matches(regex, abandoned, RegexAnswers()))
+            case .equalsExactly: return filter
             }
         })
     }
@@ -52,8 +54,9 @@ struct CompiledFilter {
         /// `=` with `--case-sensitive`.
         case equalsExactly(ExactMatcher)
         /// `~`, with the count of its abandoned matches (shared by every
-        /// evaluation of the query).
-        case matches(NSRegularExpression, AbandonedMatches)
+        /// evaluation of the query) and the answers for values seen last
+        /// (this thread's copy of the query's).
+        case matches(NSRegularExpression, AbandonedMatches, RegexAnswers)
     }
 
     func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
@@ -66,7 +69,7 @@ struct CompiledFilter {
         switch test {
         case .equals(let matcher): return matcher.matches(value)
         case .equalsExactly(let matcher): return matcher.matches(value)
-        case .matches(let regex, let abandoned):
+        case .matches(let regex, let abandoned, let answers):
             let limit = limits.abandonedMatchesPerFilter
             if abandoned.count >= limit {
                 // Given up: each match could cost as much again, and input that
@@ -75,9 +78,14 @@ struct CompiledFilter {
                                       + "matches (\(subject.written) of <\(element.qualifiedName)>)",
                                       reportedBefore: true)
             }
+            if let known = answers.answer(for: value) { return known }
             switch budgetedRegexMatch(regex, value, limits: limits) {
-            case .match: return true
-            case .noMatch: return false
+            case .match:
+                answers.remember(value, true)
+                return true
+            case .noMatch:
+                answers.remember(value, false)
+                return false
             case .abandoned(let reason):
                 // Neither a match nor a miss: the stanza's answer is unknown, so it
                 // gets an error (and no result) rather than a guess.
@@ -89,6 +97,45 @@ struct CompiledFilter {
                 }
                 throw EvaluationError(message + " (matching abandoned)")
             }
+        }
+    }
+}
+
+/// The answers of one `~` filter for the last few short values it was
+/// matched against: attribute values such as `type='chat'` repeat from stanza
+/// to stanza, and a comparison costs far less than a match (callgrind: a
+/// tenth). Only matches and misses are kept, never an abandoned match, so
+/// that the answers are the ones matching gives. One per thread (not locked).
+final class RegexAnswers {
+    private var values: [String] = []
+    private var answers: [Bool] = []
+    private var next = 0
+    /// How many values are kept, and how long one may be (in UTF-8 bytes).
+    private static let capacity = 8
+    private static let longest = 64
+
+    func answer(for value: String) -> Bool? {
+        for index in values.indices where Self.sameBytes(values[index], value) { return answers[index] }
+        return nil
+    }
+
+    /// Byte for byte: `==` of strings compares canonically equivalent text equal
+    /// (`é` precomposed or not), which a regular expression may not match alike.
+    private static func sameBytes(_ first: String, _ second: String) -> Bool {
+        guard first.utf8.count == second.utf8.count else { return false }
+        var first = first, second = second
+        return first.withUTF8 { a in second.withUTF8 { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+    }
+
+    func remember(_ value: String, _ answer: Bool) {
+        guard value.utf8.count <= Self.longest else { return }
+        if values.count < Self.capacity {
+            values.append(value)
+            answers.append(answer)
+        } else {
+            values[next] = value
+            answers[next] = answer
+            next = (next + 1) % Self.capacity
         }
     }
 }

@@ -33,8 +33,7 @@ extension Query {
             return emit(value)
         }
         if overBudget {
-            throw EvaluationError("the results add up to more than \(limits.resultBytes) bytes, counting duplicates "
-                                  + "(evaluation abandoned)")
+            throw budgetExceeded(limits)
         }
     }
 
@@ -78,8 +77,7 @@ extension Query {
     func firstResult(on context: Element, strict: Bool, limits: EvaluationLimits) throws(EvaluationError) -> QueryValue? {
         guard let value = try first(below: context, step: 0, context: context, strict: strict, limits: limits) else { return nil }
         if value.budgetBytes > limits.resultBytes {
-            throw EvaluationError("the results add up to more than \(limits.resultBytes) bytes, counting duplicates "
-                                  + "(evaluation abandoned)")
+            throw budgetExceeded(limits)
         }
         return value
     }
@@ -100,6 +98,36 @@ extension Query {
                 }
             }
             return nil
+        case .parent, .anyDepth:
+            preconditionFailure("a path with '..' or '**' is evaluated by evaluate(on:strict:limits:emit:)")
+        }
+    }
+
+    /// Appends every result of steps `index…` at `node` to `results`, depth first,
+    /// as ``walk(_:step:context:strict:limits:emit:)`` gives them, charging each to
+    /// `bytes` as ``evaluate(on:strict:limits:emit:)`` does (and throwing as it
+    /// does when they add up to more than the budget).
+    func collectResults(below node: Element, step index: Int, context: Element, strict: Bool, limits: EvaluationLimits,
+                        into results: inout [QueryValue], bytes: inout Int) throws(EvaluationError) {
+        if index == steps.count {
+            guard let value = try extractValue(from: node, strict: strict) else { return }
+            bytes += value.budgetBytes
+            if bytes > limits.resultBytes {
+                throw budgetExceeded(limits)
+            }
+            results.append(value)
+            return
+        }
+        switch steps[index] {
+        case .context(let selector):
+            guard try selector.matches(node, inherited: contextNamespace(selector, context), limits: limits) else { return }
+            try collectResults(below: node, step: index + 1, context: context, strict: strict, limits: limits,
+                               into: &results, bytes: &bytes)
+        case .select(let selector):
+            for case .element(let child) in node.children where try selector.matches(child, inherited: node.namespace, limits: limits) {
+                try collectResults(below: child, step: index + 1, context: context, strict: strict, limits: limits,
+                                   into: &results, bytes: &bytes)
+            }
         case .parent, .anyDepth:
             preconditionFailure("a path with '..' or '**' is evaluated by evaluate(on:strict:limits:emit:)")
         }
@@ -289,6 +317,11 @@ extension Query {
                 rows.removeLast(width)
             }
         }
+    }
+
+    private func budgetExceeded(_ limits: EvaluationLimits) -> EvaluationError {
+        EvaluationError("the results add up to more than \(limits.resultBytes) bytes, counting duplicates "
+                        + "(evaluation abandoned)")
     }
 
     private func isAnyDepth(_ step: Step) -> Bool {

@@ -69,7 +69,7 @@ public final class Query {
                         let pattern = try binder.bindPattern(parts)
                         do {
                             let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches())))
+                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches(), RegexAnswers())))
                         } catch {
                             throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
                         }
@@ -201,6 +201,13 @@ public final class Query {
     public func find(in element: Element, strict: Bool = false,
                      limits: EvaluationLimits = .default) throws(EvaluationError) -> [QueryValue] {
         var results: [QueryValue] = []
+        if !hasParentStep && !hasAnyDepthStep {
+            // A path that only descends, walked without evaluate's closures.
+            var bytes = 0
+            try collectResults(below: element, step: 0, context: element, strict: strict, limits: limits,
+                               into: &results, bytes: &bytes)
+            return results
+        }
         try evaluate(on: element, strict: strict, limits: limits) { results.append($0); return true }
         return results
     }

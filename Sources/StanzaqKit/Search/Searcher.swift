@@ -251,6 +251,19 @@ public final class Searcher {
         // Reads (and recognises) the input, stanzas going to `take`; false: stop.
         func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws -> Bool {
             if xmlReader == nil && logReader == nil {
+                if start.isEmpty {
+                    // Most inputs are told by their first bytes: look at those
+                    // rather than copy the whole first chunk (a small file's
+                    // every byte, once more: 2% over 1,000 files, callgrind).
+                    // Recognition of a prefix, not at the end, answers as of the
+                    // whole or not at all.
+                    let head = Array(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)))
+                    if let kind = part?.continuing != nil ? .xml
+                        : options.input ?? InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {
+                        begin(kind)
+                        return try feed(bytes)
+                    }
+                }
                 start.append(contentsOf: bytes)
                 guard let kind = part?.continuing != nil ? .xml : options.input ?? InputKind.recognise(start, atEnd: atEnd)
                 else { return true }
