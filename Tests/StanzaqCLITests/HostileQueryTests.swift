@@ -129,6 +129,19 @@ final class HostileQueryTests: CLITestCase {
                           status: 2, timeLimit: 60)
     }
 
+    /// A `~` filter answers a value it met before as matching it answered: byte
+    /// for byte (`é` precomposed is not `e` and a combining accent to the
+    /// expression, though Swift's `==` takes them for equal), with the case
+    /// rules of the run, each query its own answers.
+    func testRepeatedValuesAnswerAsMatchingDoes() throws {
+        let xml = "<m n='1' t='\u{E9}'/>\n<m n='2' t='e\u{301}'/>\n<m n='3' t='\u{E9}'/>\n"
+            + "<m n='4' t='chat'/>\n<m n='5' t='CHAT'/>\n<m n='6' t='chat'/>\n"
+        try assertStanzaq(["/<t~^\u{E9}$>@n"], stdin: xml, stdout: "1\n3\n", status: 0)
+        try assertStanzaq(["/<t~^chat$>@n"], stdin: xml, stdout: "4\n5\n6\n", status: 0)
+        try assertStanzaq(["--case-sensitive", "-e", "/<t~^chat$>@n", "-e", "/<t~^CHAT$>@n"], stdin: xml,
+                          stdout: "4\t\n\t5\n6\t\n", status: 0)
+    }
+
     /// Expressions ICU refuses to compile, however deep or large, are query errors.
     func testMonstrousRegexesAreQueryErrors() throws {
         for pattern in [String(repeating: "(", count: 5000) + "a" + String(repeating: ")", count: 5000),
