@@ -2,7 +2,7 @@ import XCTest
 import StanzaQuery
 
 /// ``StanzaReader/wholeStanzaTest`` decides, at each stanza's start tag, which
-/// stanzas are built whole; the others are built only to the depth limit.
+/// stanzas are built whole; of the others, only the root's start tag is.
 final class WholeStanzaTestTests: XCTestCase {
     func testOnlyStanzasTheTestChoosesAreBuiltWhole() throws {
         let xml = """
@@ -14,8 +14,7 @@ final class WholeStanzaTestTests: XCTestCase {
         var roots: [String] = []
         var stanzas: [String] = []
         let reader = StanzaReader { stanzas.append($0.xmlString()); return true }
-        reader.depthLimit = 0
-        reader.childSelection = ChildSelection(queries: [try Query("/<type=error>")], deciding: true)
+        reader.depthLimit = 1   // the test overrides it both ways
         reader.wholeStanzaTest = { root in
             // The start tag only: no children, no text yet; the stream's namespaces in scope.
             roots.append("\(root.name) \(root.children.count) \(root.namespaceURI(forPrefix: "p") ?? "-")")
@@ -26,7 +25,7 @@ final class WholeStanzaTestTests: XCTestCase {
         XCTAssertEqual(roots, ["message 0 urn:p", "message 0 urn:p", "iq 0 urn:p"])
         XCTAssertEqual(stanzas, [
             "<message xmlns='jabber:client' type='error'>a<p:x xmlns:p='urn:p'><y xmlns:p='urn:q'><p:z>deep</p:z></y></p:x>b</message>",
-            "<message xmlns='jabber:client' type='chat'>cd</message>",
+            "<message xmlns='jabber:client' type='chat'/>",
             "<iq xmlns='jabber:client' type='error'><query xmlns='jabber:iq:roster'/></iq>",
         ])
     }

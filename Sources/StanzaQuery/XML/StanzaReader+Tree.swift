@@ -63,7 +63,8 @@ extension StanzaReader {
         }
         guard countElement(level: level, prefix: prefix, localName: localNamePointer,
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
-        if skipped > 0 || (!buildsWholeStanza && depthLimit.map { open.count > $0 } ?? false) {
+        if skipped > 0 || (stanzaDecision == false && !open.isEmpty)
+            || (stanzaDecision == nil && depthLimit.map { open.count > $0 } ?? false) {
             skipped += 1
             skippedNames.append((prefix, localNamePointer))
             return
@@ -78,7 +79,7 @@ extension StanzaReader {
             }
         }
         let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
-        if open.count == 1, !buildsWholeStanza, let childSelection,
+        if open.count == 1, stanzaDecision == nil, let childSelection,
            !childSelection.admits(name: localName, namespace: namespace, rootNamespace: open[0].namespace) {
             skipped += 1
             skippedNames.append((prefix, localNamePointer))
@@ -124,7 +125,7 @@ extension StanzaReader {
             parent.append(element)
         } else {
             if inStream { element.inheritedDeclarations = streamScope }
-            buildsWholeStanza = wholeStanzaTest?(element) ?? false
+            stanzaDecision = wholeStanzaTest?(element)
         }
         open.append(element)
     }
@@ -273,7 +274,7 @@ extension StanzaReader {
             pendingText.removeAll()
             return
         }
-        guard !open.isEmpty, skipped == 0 else { return }
+        guard !open.isEmpty, skipped == 0, stanzaDecision != false else { return }
         pendingText.append(contentsOf: UnsafeBufferPointer(start: bytes, count: Int(count)))
     }
 

@@ -83,7 +83,9 @@ public final class StanzaReader {
     /// Called with each stanza's root as soon as its start tag is read (name,
     /// namespace, attributes, namespace declarations, the stream's inherited
     /// ones; no children or text yet): when it returns `true`, the stanza is
-    /// built whole, ``depthLimit`` and ``childSelection`` aside. A search that
+    /// built whole, ``depthLimit`` and ``childSelection`` aside; when `false`,
+    /// nothing below the start tag is (no child, no text), as the caller has
+    /// all it needs of that stanza (its root is still handed over). A search that
     /// prints whole the stanzas its queries select, and whose queries look at
     /// the root's start tag only (``Query/isDecidedByStartTag``), builds whole
     /// only those it prints (`stanzaq -s '/<type=error>'`). It runs inside
@@ -197,8 +199,10 @@ public final class StanzaReader {
     // MARK: The stanza being built (see StanzaReader+Tree.swift)
 
     @exclusivity(unchecked) var open: [Element] = []
-    /// The open stanza is built whole (``wholeStanzaTest`` said so).
-    @exclusivity(unchecked) var buildsWholeStanza = false
+    /// What ``wholeStanzaTest`` said of the open stanza: build it whole (`true`)
+    /// or nothing below its start tag (`false`); `nil`: no test, as
+    /// ``depthLimit`` and ``childSelection`` say.
+    @exclusivity(unchecked) var stanzaDecision: Bool?
     /// The line where the open stanza starts.
     @exclusivity(unchecked) var openStanzaLine = 0
     @exclusivity(unchecked) var pendingText: [UInt8] = []

@@ -152,12 +152,9 @@ public final class Searcher {
             decisions.removeFirst(index + 1)
             return hasResult
         }
-        if wholeStanzaTest != nil {
-            // Whole stanzas, but only those that count are printed, and the root's
-            // start tag decides which: the others are built as for `-c`.
-            depth = depthLimit(deciding: true)
-            children = childSelection(deciding: true)
-        } else if sink.needsWholeStanzas || unboundPrefixes.isWatching {
+        if sink.needsWholeStanzas || unboundPrefixes.isWatching {
+            // (With a whole-stanza test, only the stanzas that count are: it
+            // decides which at their start tag, and nothing else of the others is built.)
             // (While a prefix of the queries' is still to be seen bound, a
             // declaration anywhere in a stanza counts.)
             depth = nil
