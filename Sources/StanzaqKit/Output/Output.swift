@@ -8,12 +8,14 @@ public final class Output {
     private let fileDescriptor: Int32?
     /// Where a piece of a parallel search keeps what it writes.
     private let transcript: Transcript?
-    private(set) var buffer: [UInt8] = []
+    // Unchecked at run time (each record and stanza made two checks): nothing
+    // accesses them re-entrantly.
+    @exclusivity(unchecked) private(set) var buffer: [UInt8] = []
     /// Everything written, when the output is kept in memory.
     public private(set) var contents: [UInt8] = []
     private let limit = 1 << 16
     /// Write out at the end of every stanza (on a terminal, or `--line-buffered`).
-    public var lineBuffered = false
+    @exclusivity(unchecked) public var lineBuffered = false
 
     /// An output to `fileDescriptor` (standard output by default).
     public init(fileDescriptor: Int32 = 1) {

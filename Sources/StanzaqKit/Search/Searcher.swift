@@ -11,10 +11,13 @@ public final class Searcher {
     /// The descriptor read for the path `-`.
     public let standardInput: Int32
 
+    // The properties the search reads and changes for every stanza are not
+    // checked for exclusive access at run time: nothing accesses them
+    // re-entrantly, and the checks were ten calls a stanza (callgrind, `-e` rows).
     /// Whether some stanza counted (had a result, or, inverted, none).
-    public internal(set) var matched = false
+    @exclusivity(unchecked) public internal(set) var matched = false
     /// Whether an error was reported.
-    public internal(set) var failed = false
+    @exclusivity(unchecked) public internal(set) var failed = false
     /// Whether a parallel search no longer wants what this searcher finds
     /// (checked between stanzas, as Ctrl-C is).
     var isCancelled: (() -> Bool)?
@@ -35,7 +38,7 @@ public final class Searcher {
     }
 
     /// The prefixes of prefixed names not yet seen bound in the input.
-    var unboundPrefixes: UnboundPrefixes
+    @exclusivity(unchecked) var unboundPrefixes: UnboundPrefixes
 
     /// The exit status so far, as grep's: 0 something matched, 1 nothing, 2 an error
     /// (`-q` exits 0 once something matched, even after an error, as `grep -q` does);
@@ -471,16 +474,20 @@ public final class Searcher {
     /// or an element of `--each`); returns whether any query has one.
     @inline(__always)
     private func makeRow<Sink: SearchSink>(on context: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
-        row.removeAll(keepingCapacity: true)
-        for query in options.queries {
+        // Filled in place (emptying and appending cost a tenth of a row, callgrind).
+        let queries = options.queries
+        if row.count != queries.count { row = [QueryValue?](repeating: nil, count: queries.count) }
+        var hasResult = false
+        for index in queries.indices {
             do {
-                row.append(try query.findFirst(in: context, strict: options.strict))
+                row[index] = try queries[index].findFirst(in: context, strict: options.strict)
+                if row[index] != nil { hasResult = true }
             } catch {
-                try reportEvaluation(error, of: query, in: place, sink: sink)
-                row.append(nil)
+                row[index] = nil
+                try reportEvaluation(error, of: queries[index], in: place, sink: sink)
             }
         }
-        return row.contains { $0 != nil }
+        return hasResult
     }
 
     /// Whether any query has a result on `context` (every query is evaluated,
@@ -512,7 +519,7 @@ public final class Searcher {
     }
 
     /// The values of one row, kept between stanzas to spare an allocation each.
-    private var row: [QueryValue?] = []
+    @exclusivity(unchecked) private var row: [QueryValue?] = []
 
     /// Reports an error of `query` on one stanza, unless it repeats one reported
     /// before (a `~` filter given up, stanzaq(1), "Resource limits"): that one
