@@ -220,6 +220,11 @@ final class ParallelSearch: @unchecked Sendable {
             close(fd)
             return false
         }
+        // Room for a whole part and the block read past its end, so that the
+        // blocks appended to it are copied once (growing it copied all before
+        // each time: 2% of a search's instructions, callgrind).
+        let partCapacity = options.partSize + 2 * blockSize
+        buffer.reserveCapacity(partCapacity)
         let file = SplitFile(path: path, fileDescriptor: fd)
         var scanner = StanzaBoundaryScanner(position: prologue.end)
         var offset = 0, readTo = buffer.count, line = 1, before = 0
@@ -241,7 +246,9 @@ final class ParallelSearch: @unchecked Sendable {
                 readTo += more.count
             case .boundary(let end, let stanzas):
                 // The part keeps the buffer (no copy); what follows it starts a new one.
-                let rest = Array(buffer[end...])
+                var rest: [UInt8] = []
+                rest.reserveCapacity(partCapacity)
+                rest.append(contentsOf: buffer[end...])
                 buffer.removeSubrange(end...)
                 let bytes = buffer
                 buffer = rest
