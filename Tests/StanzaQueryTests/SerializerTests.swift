@@ -107,6 +107,29 @@ final class SerializerTests: XCTestCase {
         XCTAssertEqual(texts("{*}*", in: stanza(xml)).last, "<b xmlns='urn:b'/>")
     }
 
+    /// Past 32 bindings the scope keeps a map as well: declarations still appear
+    /// only where they change, and leaving an element still undoes its own.
+    func testManyDeclarations() {
+        let many = (0..<40).map { " xmlns:p\($0)='urn:\($0)'" }.joined()
+        let redeclared = (30..<36).map { " xmlns:p\($0)='urn:other\($0)'" }.joined()
+        let xml = "<a xmlns='urn:a'\(many)><b\(redeclared)><p33:c p1:x='1'/></b><p33:d p39:y='2'/><e xmlns='urn:e'/><b/></a>"
+        XCTAssertEqual(stanza(xml).xmlString(), xml)
+        XCTAssertEqual(texts("b/{urn:other33}c", in: stanza(xml)), ["<p33:c xmlns:p33='urn:other33' xmlns:p1='urn:1' p1:x='1'/>"])
+    }
+
+    /// A built tree whose attribute rebinds its element's prefix (which parsed
+    /// XML never does): the children declare the element's binding again.
+    func testAttributeRebindingTheElementsPrefix() {
+        let root = Element(name: "a", namespace: "urn:a", prefix: "p",
+                           attributes: [Attribute(name: "x", prefix: "p", namespace: "urn:other", value: "1")])
+        root.append(Element(name: "b", namespace: "urn:a", prefix: "p"))
+        let same = Element(name: "c", namespace: "urn:a", prefix: "p")
+        same.append(Element(name: "d", namespace: "urn:a", prefix: "p"))
+        root.append(same)
+        XCTAssertEqual(root.xmlString(), "<p:a xmlns:p='urn:a' xmlns:p='urn:other' p:x='1'><p:b xmlns:p='urn:a'/>"
+                       + "<p:c xmlns:p='urn:a'><p:d/></p:c></p:a>")
+    }
+
     func testHighlight() {
         let s = stanza("<a x='1'/>")
         let colours = XMLHighlight(tag: "[T]", attributeName: "[N]", attributeValue: "[V]", reset: "[R]")

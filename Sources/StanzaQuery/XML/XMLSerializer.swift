@@ -43,10 +43,14 @@ public struct XMLSerializer: Sendable {
     /// Appends the element's XML to `out` as UTF-8.
     public func write(_ element: Element, into out: inout [UInt8]) {
         var scope = NamespaceScope()
-        write(element, scope: &scope, depth: 0, into: &out)
+        write(element, scope: &scope, inForce: nil, depth: 0, into: &out)
     }
 
-    private func write(_ element: Element, scope: inout NamespaceScope, depth: Int, into out: inout [UInt8]) {
+    /// - Parameter inForce: a binding known to be in `scope` (the parent's own
+    ///   prefix and namespace): an element in its parent's namespace under the
+    ///   parent's prefix, the common case, declares nothing and looks nothing up.
+    private func write(_ element: Element, scope: inout NamespaceScope, inForce: (prefix: String?, uri: String)?,
+                       depth: Int, into out: inout [UInt8]) {
         let mark = scope.mark
         defer { scope.restore(to: mark) }
 
@@ -60,14 +64,21 @@ public struct XMLSerializer: Sendable {
                 $0.append(contentsOf: "xmlns".utf8)
                 if let prefix {
                     $0.append(UInt8(ascii: ":"))
-                    $0.append(contentsOf: prefix.utf8)
+                    appendUTF8(prefix, to: &$0)
                 }
             }, value: uri)
         }
         for declaration in element.namespaceDeclarations { declare(declaration.prefix, declaration.uri) }
-        declare(element.prefix, element.namespace)
+        if !element.namespaceDeclarations.isEmpty || inForce == nil || inForce!.prefix != element.prefix
+            || inForce!.uri != element.namespace {
+            declare(element.prefix, element.namespace)
+        }
+        // The element's own binding stays in force for its children unless an
+        // attribute rebinds its prefix (which well-formed XML never does).
+        var ownBinding: (prefix: String?, uri: String)? = (element.prefix, element.namespace)
         for attribute in element.attributes where attribute.prefix != nil && attribute.prefix != "xml" {
             declare(attribute.prefix, attribute.namespace)
+            if attribute.prefix == element.prefix { ownBinding = nil }
         }
         for attribute in element.attributes {
             out.append(UInt8(ascii: " "))
@@ -95,7 +106,7 @@ public struct XMLSerializer: Sendable {
                 if !elementOnly { appendEscaped(text, quote: nil, to: &out, newlines: options.compact) }
             case .element(let childElement):
                 if indentChildren { newline(depth: depth + 1, into: &out) }
-                childOptions.write(childElement, scope: &scope, depth: depth + 1, into: &out)
+                childOptions.write(childElement, scope: &scope, inForce: ownBinding, depth: depth + 1, into: &out)
             }
         }
         if indentChildren { newline(depth: depth, into: &out) }
@@ -128,42 +139,66 @@ public struct XMLSerializer: Sendable {
     }
 }
 
-/// The namespace bindings in scope while an element is written: each prefix's
-/// current URI in a map, and an undo log of what each binding replaced, so
-/// that leaving an element restores its parent's bindings. Looking a prefix up
-/// costs the same however many are declared (a list searched from the end made
-/// an element with many declarations quadratic).
+/// The namespace bindings in scope while an element is written: a log of the
+/// bindings made, the latest last, each with what it replaced, so that leaving
+/// an element restores its parent's bindings. A prefix is looked up from the
+/// end of the log (a few entries: hashing a prefix cost more than the search);
+/// past 32 bindings, in a map kept besides, so that an element with many
+/// declarations does not make the search quadratic.
 private struct NamespaceScope {
-    private var bindings: [String?: String] = [nil: "", "xml": xmlNamespaceURI]
-    private var undo: [(prefix: String?, previous: String?)] = []
+    private var log: [(prefix: String?, uri: String, previous: String?)] = []
+    private var index: [String?: String]?
 
-    /// Where the undo log stands, to restore to when an element ends.
-    var mark: Int { undo.count }
+    /// Where the log stands, to restore to when an element ends.
+    var mark: Int { log.count }
+
+    /// The URI `prefix` is bound to.
+    private func current(_ prefix: String?) -> String? {
+        if let index { return index[prefix] ?? nil }
+        for entry in log.reversed() where entry.prefix == prefix { return entry.uri }
+        return prefix == nil ? "" : prefix == "xml" ? xmlNamespaceURI : nil
+    }
 
     /// Binds `prefix` to `uri`; returns whether that is a change (a
     /// declaration to write).
     mutating func bind(_ prefix: String?, to uri: String) -> Bool {
-        let previous = bindings.updateValue(uri, forKey: prefix)
+        let previous = current(prefix)
         if previous == uri { return false }
-        undo.append((prefix, previous))
+        log.append((prefix, uri, previous))
+        if index != nil {
+            index![prefix] = uri
+        } else if log.count > 32 {
+            var map: [String?: String] = [nil: "", "xml": xmlNamespaceURI]
+            for entry in log { map[entry.prefix] = entry.uri }
+            index = map
+        }
         return true
     }
 
     /// Undoes the bindings made since `mark`, the latest first.
     mutating func restore(to mark: Int) {
-        while undo.count > mark {
-            let (prefix, previous) = undo.removeLast()
-            bindings[prefix] = previous
+        while log.count > mark {
+            let entry = log.removeLast()
+            if index != nil { index![entry.prefix] = entry.previous }
         }
     }
 }
 
 private func appendName(_ prefix: String?, _ name: String, to out: inout [UInt8]) {
     if let prefix {
-        out.append(contentsOf: prefix.utf8)
+        appendUTF8(prefix, to: &out)
         out.append(UInt8(ascii: ":"))
     }
-    out.append(contentsOf: name.utf8)
+    appendUTF8(name, to: &out)
+}
+
+/// Appends a string's UTF-8 at once (`append(contentsOf: string.utf8)` goes
+/// through the generic sequence path, a tenth of printing stanzas whole).
+@inline(__always)
+private func appendUTF8(_ string: String, to out: inout [UInt8]) {
+    if string.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
+        out.append(contentsOf: string.utf8)
+    }
 }
 
 /// Escapes text (quote `nil`) or a quoted attribute value; `newlines`: text's
@@ -172,41 +207,54 @@ private func appendName(_ prefix: String?, _ name: String, to out: inout [UInt8]
 /// Runs of bytes that need no escape are appended at once: byte by byte, this
 /// was a third of printing stanzas whole (callgrind, `-s` over the corpus).
 func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8], newlines: Bool = false) {
-    let escapesNewlines = newlines || quote != nil
-    let escapesGreater = quote == nil
-    let escapesApostrophe = quote == UInt8(ascii: "'")
-    let escapesTab = quote != nil
-    /// What `byte` is written as, or `nil` for itself.
-    @inline(__always)
-    func replacement(_ byte: UInt8) -> StaticString? {
-        switch byte {
-        case UInt8(ascii: "&"): return "&amp;"
-        case UInt8(ascii: "<"): return "&lt;"
-        case UInt8(ascii: ">") where escapesGreater: return "&gt;"
-        case UInt8(ascii: "'") where escapesApostrophe: return "&apos;"
-        // Attribute-value normalisation would turn these into spaces on the way back in.
-        case 0x0A where escapesNewlines: return "&#10;"
-        case 0x0D: return "&#13;"
-        case 0x09 where escapesTab: return "&#9;"
-        default: return nil
-        }
-    }
+    // Which bytes are escaped, as bits of a mask (they are all below 64): one
+    // comparison and one shift per byte.
+    let escaped = quote == UInt8(ascii: "'") ? escapedInAttribute : quote != nil ? escapedInOtherAttribute
+        : newlines ? escapedInCompactText : escapedInText
     func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         for index in bytes.indices {
             let byte = bytes[index]
-            // Every byte escaped is below '?' (0x3F): most bytes are done with one comparison.
-            guard byte < 0x3F, let escaped = replacement(byte) else { continue }
+            guard byte < 64, escaped & (1 << UInt64(byte)) != 0 else { continue }
             if runStart < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-            escaped.withUTF8Buffer { out.append(contentsOf: $0) }
+            escape(byte).withUTF8Buffer { out.append(contentsOf: $0) }
             runStart = index + 1
         }
-        if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+        if runStart == 0 {
+            out.append(contentsOf: bytes)
+        } else if runStart < bytes.count {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
     }
     if string.utf8.withContiguousStorageIfAvailable(append) == nil {
         Array(string.utf8).withUnsafeBufferPointer(append)
     }
 }
+
+/// What an escaped byte is written as.
+private func escape(_ byte: UInt8) -> StaticString {
+    switch byte {
+    case UInt8(ascii: "&"): return "&amp;"
+    case UInt8(ascii: "<"): return "&lt;"
+    case UInt8(ascii: ">"): return "&gt;"
+    case UInt8(ascii: "'"): return "&apos;"
+    // Attribute-value normalisation would turn these into spaces on the way back in.
+    case 0x0A: return "&#10;"
+    case 0x0D: return "&#13;"
+    default: return "&#9;"
+    }
+}
+
+private func escapeMask(_ bytes: String) -> UInt64 {
+    bytes.utf8.reduce(0) { $0 | 1 << UInt64($1) }
+}
+
+// Text: & < > and carriage returns; --compact: newlines too. A quoted attribute
+// value: & < the quote, newlines, carriage returns and tabs.
+private let escapedInText = escapeMask("&<>\r")
+private let escapedInCompactText = escapeMask("&<>\r\n")
+private let escapedInAttribute = escapeMask("&<'\r\n\t")
+private let escapedInOtherAttribute = escapeMask("&<\r\n\t")
 
 extension Element {
     /// The element as standalone XML (see ``XMLSerializer``).
