@@ -14,31 +14,34 @@ final class LogChannel {
         var exactColumns: Bool
     }
 
+    // Marked @exclusivity(unchecked) where read and written for every record (as in
+    // LogReader): nothing accesses them re-entrantly, and the checks cost (callgrind).
     /// The stream's default namespace.
     private(set) var namespace: String?
     private let defaultNamespace: String?
     private let depthLimit: Int?
     private let childSelection: ChildSelection?
-    private var reader: StanzaReader!
-    private var readerLine = 1, readerColumn = 1
-    private var segments: [Segment] = []
+    @exclusivity(unchecked) private var reader: StanzaReader!
+    @exclusivity(unchecked) private var readerLine = 1
+    @exclusivity(unchecked) private var readerColumn = 1
+    @exclusivity(unchecked) private var segments: [Segment] = []
     /// Where the stanza being read started, once the reader is inside one.
-    private var openStart: StanzaSource?
-    private var openColumn = 1
+    @exclusivity(unchecked) private var openStart: StanzaSource?
+    @exclusivity(unchecked) private var openColumn = 1
     /// The record being fed (its fields, and the line being fed), and how many
     /// stanzas ended during the current feed.
-    private var current = StanzaSource(line: 0)
-    private var currentColumn = 1
-    private var endedInFeed = 0
+    @exclusivity(unchecked) private var current = StanzaSource(line: 0)
+    @exclusivity(unchecked) private var currentColumn = 1
+    @exclusivity(unchecked) private var endedInFeed = 0
     /// The top tags of whole stanzas recently logged, for ``LogReader``'s
     /// deduplication of start-tag-only lines.
-    var recentTopTags = RecentTopTags()
+    @exclusivity(unchecked) var recentTopTags = RecentTopTags()
     /// When this channel was last used (for evicting idle channels).
-    var lastUse = 0
+    @exclusivity(unchecked) var lastUse = 0
 
     let deliver: (Element, StanzaSource) -> Bool
     let report: (LogDamage) -> Void
-    private(set) var isStopped = false
+    @exclusivity(unchecked) private(set) var isStopped = false
 
     init(namespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
          deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (LogDamage) -> Void) {
@@ -89,7 +92,7 @@ final class LogChannel {
     // MARK: - Whole records
 
     /// Whether a record of whole stanzas is being read (its end ends its stanzas).
-    private var recordingWholeRecord = false
+    @exclusivity(unchecked) private var recordingWholeRecord = false
 
     /// A record of whole stanzas starts.
     func beginWholeRecord() {
@@ -185,7 +188,7 @@ final class LogChannel {
     }
 
     /// Bytes put together for one call of the parser.
-    private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     /// Declares that the record in progress ends (its stanzas should be whole).
     func endWholeRecord() {

@@ -25,12 +25,16 @@ public final class LogReader {
     /// Receives each stanza and where the log has it; return `false` to stop.
     public typealias Handler = (Element, StanzaSource) -> Bool
 
+    // The state read and written for every line is marked @exclusivity(unchecked):
+    // nothing accesses it re-entrantly, and the run-time checks cost 5% of reading
+    // a Prosody log (callgrind, `body#`), as in the XML reader.
+
     /// The format being read: the one named, or the one detected (`nil` until then).
     public private(set) var format: LogFormat?
     /// How many stanzas have been handed to the handler.
-    public private(set) var stanzaCount = 0
+    @exclusivity(unchecked) public private(set) var stanzaCount = 0
     /// Whether the handler asked to stop.
-    public private(set) var isStopped = false
+    @exclusivity(unchecked) public private(set) var isStopped = false
     /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
     public var depthLimit: Int?
     /// Which children of a stanza's root are built (see ``StanzaReader/childSelection``).
@@ -41,8 +45,8 @@ public final class LogReader {
     private let damage: (LogDamage) -> Void
     private var parser: (any LogLineParser)?
 
-    private var pendingLine: [UInt8] = []
-    private var lineNumber = 0
+    @exclusivity(unchecked) private var pendingLine: [UInt8] = []
+    @exclusivity(unchecked) private var lineNumber = 0
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
     private var undetectedBytes = 0
@@ -56,10 +60,10 @@ public final class LogReader {
     private var channels: [ChannelKey: LogChannel] = [:]
     /// The channels used lately, looked through before `channels`: a log
     /// interleaves a few sessions, and hashing a session's name for every record costs.
-    private var recentChannels: [(key: ChannelKey, channel: LogChannel)] = []
-    private var nextRecent = 0
+    @exclusivity(unchecked) private var recentChannels: [(key: ChannelKey, channel: LogChannel)] = []
+    @exclusivity(unchecked) private var nextRecent = 0
     private static let recentLimit = 16
-    private var uses = 0
+    @exclusivity(unchecked) private var uses = 0
     private static let channelLimit = 256
 
     /// The record whose lines are being read.
@@ -72,7 +76,7 @@ public final class LogReader {
         var damaged = false
         var hasData = false
     }
-    private var record: Record?
+    @exclusivity(unchecked) private var record: Record?
 
     /// Start-tag-only stanzas waiting to learn whether the whole stanza follows,
     /// and the stanzas read after them (kept so that output stays in log order).
@@ -100,7 +104,7 @@ public final class LogReader {
             self.until = until
         }
     }
-    private var queue: [Queued] = []
+    @exclusivity(unchecked) private var queue: [Queued] = []
     private static let startTagWindow = 32
     private var tagReaders: [String: StanzaReader] = [:]
     private var parsedTag: Element?
@@ -108,14 +112,14 @@ public final class LogReader {
     /// The top tag of the last whole stanza, not yet put among its channel's
     /// recent ones: Prosody logs the start tag of a received stanza on the line
     /// after the stanza, and this spares remembering (copying) it for the channel.
-    private var lastWhole: (key: ChannelKey, channel: LogChannel)?
-    private var lastWholeTag: [UInt8] = []
+    @exclusivity(unchecked) private var lastWhole: (key: ChannelKey, channel: LogChannel)?
+    @exclusivity(unchecked) private var lastWholeTag: [UInt8] = []
     /// A start tag whose whole stanza may be on the next line (Prosody logs a sent
     /// stanza's start tag just before the stanza): held here for one line, and
     /// queued as any start tag if the next line is not that stanza.
-    private var held: ChannelKey?
-    private var heldTag: [UInt8] = []
-    private var heldRest: (namespace: String?, source: StanzaSource, column: Int, until: Int)?
+    @exclusivity(unchecked) private var held: ChannelKey?
+    @exclusivity(unchecked) private var heldTag: [UInt8] = []
+    @exclusivity(unchecked) private var heldRest: (namespace: String?, source: StanzaSource, column: Int, until: Int)?
 
     /// Creates a reader.
     /// - Parameters:
