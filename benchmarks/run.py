@@ -152,7 +152,10 @@ def main():
     # A Prosody debug log against the same stanzas as XML (stanzaq(1), LOGS).
     log, log_xml = make_log(BIG_MB)
     log_small, _ = make_log(20)
-    log_commands = [f"{BIN} {q('body#')} {log}", f"{BIN} {q('body#')} {log_xml}"]
+    log_commands = [f"{BIN} {q('body#')} {log}", f"{BIN} {q('body#')} {log_xml}",
+                    f"{BIN} --threads 1 {q('body#')} {log}", f"{BIN} --threads 1 {q('body#')} {log_xml}"]
+    # The log too: its output with the default threads against --threads 1's.
+    differing += same_as_one_thread([("stanzaq body# on the log", log_commands[0], log_commands[2])])
     log_medians = hyperfine(log_commands, RUNS)
     log_rss = [peak_rss_mib(log_commands[0]), peak_rss_mib(f"{BIN} {q('body#')} {log_small}")]
     log_size, log_xml_size = os.path.getsize(log) / 1e6, os.path.getsize(log_xml) / 1e6
@@ -193,6 +196,7 @@ def main():
               f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",
               f"| stanzaq body# on the same stanzas as XML ({log_xml_size:.0f} MB), median | {log_medians[1]:.3f} s ({log_xml_size / log_medians[1]:.1f} MB/s) |",
               f"| stanzas per second from the log / from XML (goal >= 0.7) | {log_medians[1] / log_medians[0]:.2f} |",
+              f"| the same, --threads 1: log {log_medians[2]:.3f} s, XML {log_medians[3]:.3f} s | {log_medians[3] / log_medians[2]:.2f} |",
               f"| peak RSS on the log, {log_size:.0f} MB / 20 MB | {log_rss[0]:.1f} MiB / {log_rss[1]:.1f} MiB |"]
     table = "\n".join(lines)
     print(table)
@@ -226,7 +230,7 @@ Commands (output to /dev/null):
 {commands}
 {many}
 - single small stanza: `stanzaq /@id examples/message-delay.xml` and `xmllint --noout examples/message-delay.xml` (30 runs)
-- log: `stanzaq body# LOG` and `stanzaq body# LOG-STANZAS.xml`, where LOG is a Prosody debug log of the corpus's
+- log: `stanzaq body# LOG` and `stanzaq body# LOG-STANZAS.xml` (and both with `--threads 1`), where LOG is a Prosody debug log of the corpus's
   stanzas written by benchmarks/make-log.py (RECV/SEND lines, their start-tag lines, other text) and
   LOG-STANZAS.xml the same stanzas as one stream
 """)

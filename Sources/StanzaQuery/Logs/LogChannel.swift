@@ -46,6 +46,7 @@ final class LogChannel {
     init(namespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
          deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (LogDamage) -> Void) {
         self.namespace = namespace
+        self.firstNamespace = namespace
         self.defaultNamespace = defaultNamespace
         self.depthLimit = depthLimit
         self.childSelection = childSelection
@@ -56,6 +57,16 @@ final class LogChannel {
 
     /// Whether no stanza is partly read.
     var isBetweenStanzas: Bool { reader.isBetweenStanzas }
+
+    /// The namespace the channel was made with.
+    private let firstNamespace: String?
+
+    /// Whether a channel made afresh with the namespace this one was made with
+    /// reads on as this one does: no stanza partly read, no damage being skipped,
+    /// the stream's namespace not changed by a stream header.
+    var isAtRest: Bool {
+        !isStopped && reader.isBetweenStanzas && !reader.isSkippingDamage && namespace == firstNamespace
+    }
 
     /// The start of the stream the reader reads in: it declares the `stream`
     /// prefix and the stream's default namespace.

@@ -48,3 +48,67 @@ public enum LogFormat: String, CaseIterable, Sendable {
         detectionOrder.first { $0.recognises(line) }
     }
 }
+
+// MARK: - Parts of a log read on their own
+
+extension LogFormat {
+    /// Whether a part of a log in this format may be read on its own (a parallel
+    /// search): its parser can say that it holds nothing from earlier lines.
+    /// ejabberd's (a term may span lines), Dino's, Conversations' and TSV's (a
+    /// header row) keep state, and are read in order.
+    public var mayBeCut: Bool {
+        switch self {
+        case .ejabberd, .dino, .conversations, .tsv: return false
+        default: return true
+        }
+    }
+
+    /// Whether a part of a log in this format may well start at `line` (without
+    /// its line feed), after `previous`: a line that starts a record of whole
+    /// stanzas or of stream data, as a parser with nothing before reads it — not
+    /// a start tag alone, nor a line that may continue a record — after a line
+    /// that is not a start tag alone (whose stanza may follow). A guess: the
+    /// readers of the parts check.
+    public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        let parser = makeParser()
+        switch parse(line, parser).kind {
+        case .record(let shape): if shape == .startTag { return false }
+        case .maybeMoreElseRecord: break
+        default: return false
+        }
+        if case .record(.startTag) = parse(previous, makeParser()).kind { return false }
+        return true
+    }
+
+    private enum Kind { case record(RecordShape?), maybeMoreElseRecord, other }
+
+    private func parse(_ line: UnsafeBufferPointer<UInt8>, _ parser: any LogLineParser) -> (kind: Kind, Void) {
+        if line.firstIndex(of: 0x1B, from: 0) != nil {
+            return withoutTerminalEscapes(line).withUnsafeBufferPointer { parse($0, parser) }
+        }
+        let parsed = parser.parse(line)
+        switch parsed.kind {
+        case .record: return (.record(parsed.lineHeader?.shape ?? parsed.header?.shape), ())
+        case .maybeMoreElseRecord: return (.maybeMoreElseRecord, ())
+        default: return (.other, ())
+        }
+    }
+
+    /// The format ``LogReader`` detects in a log that starts with `bytes`
+    /// (`atEnd`: all of it), or `nil` if they do not tell it yet.
+    public static func detected(atStartOf bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> LogFormat? {
+        var start = 0, lines = 0, undetectedBytes = 0
+        while start < bytes.count {
+            let end = bytes.firstIndex(of: 0x0A, from: start) ?? (atEnd ? bytes.count : -1)
+            if end < 0 { return nil }
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            let clean = raw.firstIndex(of: 0x1B, from: 0) != nil ? withoutTerminalEscapes(raw) : Array(raw)
+            if let found = clean.withUnsafeBufferPointer({ detect($0) }) { return found }
+            lines += 1
+            undetectedBytes += clean.count
+            if lines >= LogReader.detectionLines || undetectedBytes >= LogReader.detectionBytes { return .generic }
+            start = end + 1
+        }
+        return atEnd ? .generic : nil
+    }
+}

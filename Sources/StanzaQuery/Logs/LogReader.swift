@@ -33,6 +33,8 @@ public final class LogReader {
     public private(set) var format: LogFormat?
     /// How many stanzas have been handed to the handler.
     @exclusivity(unchecked) public private(set) var stanzaCount = 0
+    /// The line being read (the last one read, once the log has ended).
+    public var currentLine: Int { lineNumber }
     /// Whether the handler asked to stop.
     @exclusivity(unchecked) public private(set) var isStopped = false
     /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
@@ -50,9 +52,9 @@ public final class LogReader {
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
     private var undetectedBytes = 0
-    private static let detectionLines = 1000, detectionBytes = 1 << 20
+    static let detectionLines = 1000, detectionBytes = 1 << 20
 
-    private struct ChannelKey: Hashable {
+    struct ChannelKey: Hashable {
         // The direction first: it tells most keys apart without comparing Strings.
         var direction: LogDirection?
         var session: LogText?
@@ -64,7 +66,7 @@ public final class LogReader {
     @exclusivity(unchecked) private var nextRecent = 0
     private static let recentLimit = 16
     @exclusivity(unchecked) private var uses = 0
-    private static let channelLimit = 256
+    static let channelLimit = 256
 
     /// The record whose lines are being read.
     private struct Record {
@@ -120,6 +122,27 @@ public final class LogReader {
     @exclusivity(unchecked) private var held: ChannelKey?
     @exclusivity(unchecked) private var heldTag: [UInt8] = []
     @exclusivity(unchecked) private var heldRest: (namespace: String?, source: StanzaSource, column: Int, until: Int)?
+
+    /// Set before the first input when the reader starts in the middle of a log
+    /// (a part of a log read on its own, in a parallel search): the reader then
+    /// notes whether anything it did may depend on the lines before its start
+    /// (``dependsOnEarlierLines``).
+    public var startsMidLog = false
+    /// For a reader that ``startsMidLog``: whether what it read may not be what a
+    /// reader of the whole log reads there, even if that reader was ``isAtCleanCut``
+    /// at the start — a line that continues a record begun before, damage (its
+    /// message may depend on what came before), channels enough to forget one.
+    /// A parallel search then reads the log another way. (What depends on the
+    /// stanzas logged before — start tags that a whole stanza accounts for — is
+    /// in ``cutLog``, checked by ``LogCutState``.)
+    public private(set) var dependsOnEarlierLines = false
+    /// Whether a line that ends any record begun before the start has been read.
+    private var endedEarlierRecord = false
+    /// Set before the first input to keep ``cutLog``.
+    public var recordsCuts = false
+    /// What the reader did that depends on the whole stanzas logged before
+    /// (kept when ``recordsCuts``).
+    public private(set) var cutLog = LogCutLog()
 
     /// Creates a reader.
     /// - Parameters:
@@ -255,6 +278,14 @@ public final class LogReader {
 
     private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard !isStopped, let parsed = parser?.parse(line) else { return }
+        if startsMidLog && !endedEarlierRecord {
+            // A record begun before the start may go on in this line: not known here.
+            switch parsed.kind {
+            case .record, .text, .maybeMoreElseRecord: endedEarlierRecord = true
+            case .more, .maybeMore: dependsOnEarlierLines = true
+            case .unrelated: break
+            }
+        }
         if held != nil && !(parsed.kind == .record && (parsed.lineHeader?.shape ?? parsed.header?.shape) == .wholeStanzas) { releaseHeld() }
         switch parsed.kind {
         case .text:
@@ -392,6 +423,8 @@ public final class LogReader {
             return existing
         }
         if channels.count >= Self.channelLimit {
+            // (Mid-log, which channel goes depends on those made before the start.)
+            if startsMidLog { dependsOnEarlierLines = true }
             // Forget the channel idle longest that holds no partial stanza.
             if let idle = channels.filter({ $0.value.isBetweenStanzas }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 channels[idle.key] = nil
@@ -402,9 +435,10 @@ public final class LogReader {
         let channel = LogChannel(
             namespace: namespace(), defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
             deliver: { [unowned self] element, source in self.deliver(element, source) },
-            report: { [unowned self] in self.damage($0) })
+            report: { [unowned self] in self.damaged($0) })
         channel.lastUse = uses
         channels[key] = channel
+        if recordsCuts { cutLog.operations.append(.made(key)) }
         remember(key, channel)
         return channel
     }
@@ -477,6 +511,7 @@ public final class LogReader {
         lastWhole = (key, channel)
         lastWholeTag.removeAll(keepingCapacity: true)
         lastWholeTag.append(contentsOf: tag)
+        if recordsCuts { cutLog.operations.append(.whole(key, cutLog.keep(tag))) }
     }
 
     /// Whether `bytes` holds what `tag` does.
@@ -507,16 +542,41 @@ public final class LogReader {
         // The whole stanza was logged just before: the last one, or one its channel remembers.
         if lastWhole?.key == key, equal(lastWholeTag, tag) {
             lastWhole = nil
+            if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .lastWhole)) }
             return
         }
         if let channel = existingChannel(for: key), channel.recentTopTags.forget(tag) {
+            if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .remembered)) }
             return
         }
+        if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .neither)) }
         releaseHeld()
         held = key
         heldRest = (namespace(), source(), range.lowerBound + start + 1, lineNumber + Self.startTagWindow)
         heldTag.removeAll(keepingCapacity: true)
         heldTag.append(contentsOf: tag)
+    }
+
+    /// Reports damage.
+    private func damaged(_ found: LogDamage) {
+        if startsMidLog { dependsOnEarlierLines = true }
+        damage(found)
+    }
+
+    // MARK: - Cuts
+
+    /// Whether a reader started afresh here, mid-log (``startsMidLog``) with the
+    /// format this one reads, reads on as this one does — as long as it does not
+    /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
+    /// known and its parser holds nothing from earlier lines, no stanza is partly
+    /// read in any direction of any session (nor damage being skipped), no start
+    /// tag waits for its stanza, and every stream's namespace is the one its
+    /// records give it.
+    public var isAtCleanCut: Bool {
+        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty
+        else { return false }
+        for channel in channels.values where !channel.isAtRest { return false }
+        return true
     }
 
     /// Hands a stanza over, after the start tags still waiting before it.
@@ -567,7 +627,7 @@ public final class LogReader {
         do {
             try reader.feed([0x0A] + tag + Array("/>".utf8))
         } catch StanzaReaderError.malformed(_, _, let message) {
-            damage(LogDamage(line: source.line, column: column, message: message))
+            damaged(LogDamage(line: source.line, column: column, message: message))
             tagReaders[key] = nil
             return nil
         } catch {
@@ -575,7 +635,7 @@ public final class LogReader {
             return nil
         }
         if parsedTag == nil {
-            damage(LogDamage(line: source.line, column: column, message: "a start tag that is not one"))
+            damaged(LogDamage(line: source.line, column: column, message: "a start tag that is not one"))
             tagReaders[key] = nil
         }
         return parsedTag

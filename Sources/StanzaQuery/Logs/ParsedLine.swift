@@ -165,4 +165,12 @@ struct ParsedLine {
 protocol LogLineParser: AnyObject {
     /// Reads one line (without its line terminator).
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine
+    /// Whether the parser holds nothing from the lines it read: a new one reads
+    /// the next line as it would (a part of a log may then be read on its own).
+    var isAtRest: Bool { get }
+}
+
+extension LogLineParser {
+    /// Parsers that keep state across lines say when it holds nothing; by default, never.
+    var isAtRest: Bool { false }
 }

@@ -1,3 +1,5 @@
+import StanzaQuery
+
 /// What one search reads: a whole input (a path, `-` for standard input), or a
 /// part of one that a parallel search cut at stanza boundaries.
 struct InputPart {
@@ -33,6 +35,17 @@ struct PartOfInput {
     var stanzasBefore: Int
     /// How many stanzas start in `bytes`, by the scanner's count.
     var stanzas: Int?
+    /// For a part of a log: its format. A part that does not start the log is
+    /// read by a log reader started there (``LogReader/startsMidLog``).
+    var log: LogFormat?
+    /// For a part of a log: which part of it this is (0 for the first).
+    var index = 0
+    /// For a part of a log: whether `bytes` run to the end of the file.
+    var endsInput = false
+    /// For a log read again from its start (its parts could not be read on their
+    /// own): what the reader finds while reading the lines up to this one was
+    /// written by the parts before, and is not written again.
+    var silentThrough = 0
 
     /// Reads the file from `offset` to its end, handing each chunk to `body`
     /// until it returns `false`; returns `errno` if reading failed.

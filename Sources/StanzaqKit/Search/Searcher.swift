@@ -21,6 +21,11 @@ public final class Searcher {
     /// Whether a parallel search no longer wants what this searcher finds
     /// (checked between stanzas, as Ctrl-C is).
     var isCancelled: (() -> Bool)?
+    /// Whether a message named a stanza by its number (which a part of a log
+    /// after the first does not know).
+    private var reportedStanzaNumber = false
+    /// For a part of a log: what its reader did that depends on the stanzas before it.
+    var cutLog: LogCutLog?
 
     /// Where `sink` writes: given, the search may run on several threads
     /// (``SearchOptions/threads``), the records of each input kept apart and
@@ -169,8 +174,18 @@ public final class Searcher {
             depth = depthLimit(deciding: false)
             children = childSelection(deciding: false)
         }
+        var logReader: LogReader?
+        // (Its handler reads it, below: a cycle, broken as the XML reader's.)
+        defer { logReader = nil }
+        // A log read again from its start: what is found while its first lines are
+        // read was written by the parts before (only counted, for stanza numbers).
+        let silentThrough = part?.silentThrough ?? 0
         // Every stanza, from the XML reader or the log reader; false: stop reading.
         let take: (Element, StanzaSource?) -> Bool = { [unowned self] stanza, source in
+            if silentThrough > 0, let logReader, logReader.currentLine <= silentThrough {
+                number += 1
+                return true
+            }
             self.unboundPrefixes.observe(stanza)
             number += 1
             if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
@@ -198,9 +213,9 @@ public final class Searcher {
         // cycle, broken here. (Not `weak`: a weakly referenced object's every
         // retain and release takes the slow path, 10% of a search.)
         defer { xmlReader = nil }
-        var logReader: LogReader?
         var start: [UInt8] = []
-        var linesBefore = 0
+        // (A part of a log that starts inside it: numbered on from its first line.)
+        var linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
         func begin(_ kind: InputKind) {
             switch kind {
             case .xml:
@@ -236,6 +251,7 @@ public final class Searcher {
                                       handler: { take($0, $1) },
                                       damage: { [unowned self] damage in
                                           guard outputError == nil else { return }
+                                          if silentThrough > 0, let logReader, logReader.currentLine <= silentThrough { return }
                                           do {
                                               try self.report(Diagnostic(.position(file: name, line: damage.line, column: damage.column),
                                                                          damage.message), sink: sink)
@@ -246,11 +262,18 @@ public final class Searcher {
                 logReader!.depthLimit = depth
                 logReader!.childSelection = children
                 logReader!.continueInNewFile(linesBefore: linesBefore)
+                if let part, part.log != nil {
+                    logReader!.startsMidLog = part.offset > 0
+                    logReader!.recordsCuts = true
+                }
             }
         }
         // Reads (and recognises) the input, stanzas going to `take`; false: stop.
         func feed(_ bytes: UnsafeRawBufferPointer, atEnd: Bool = false) throws -> Bool {
             if xmlReader == nil && logReader == nil {
+                // A part that continues an XMPP stream, or a log, is read as the parts before it.
+                let known: InputKind? = part?.continuing != nil ? .xml
+                    : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : nil }
                 if start.isEmpty {
                     // Most inputs are told by their first bytes: look at those
                     // rather than copy the whole first chunk (a small file's
@@ -258,14 +281,13 @@ public final class Searcher {
                     // Recognition of a prefix, not at the end, answers as of the
                     // whole or not at all.
                     let head = Array(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)))
-                    if let kind = part?.continuing != nil ? .xml
-                        : options.input ?? InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {
+                    if let kind = known ?? options.input ?? InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {
                         begin(kind)
                         return try feed(bytes)
                     }
                 }
                 start.append(contentsOf: bytes)
-                guard let kind = part?.continuing != nil ? .xml : options.input ?? InputKind.recognise(start, atEnd: atEnd)
+                guard let kind = known ?? options.input ?? InputKind.recognise(start, atEnd: atEnd)
                 else { return true }
                 begin(kind)
                 let bytes = start
@@ -304,7 +326,7 @@ public final class Searcher {
             }
             if let failure { throw failure }
             if let code { throw StanzaReaderError.io(errno: code) }
-            if outputError == nil && part?.bytes == nil {
+            if outputError == nil && (part?.bytes == nil || part?.endsInput == true) {
                 _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
                 try xmlReader?.finish()
                 logReader?.finish()
@@ -315,6 +337,19 @@ public final class Searcher {
             // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
         }
         if let outputError { throw outputError }
+        if let part, let format = part.log {
+            // Stopped by the search (-q): what was read up to there is right.
+            if !goesOn(sink) { return (count, true) }
+            guard let logReader else { return (count, false) }
+            cutLog = logReader.cutLog
+            // Read as one reader of the whole log reads it if its start depends on
+            // nothing before (the part before ended at a clean cut) — stanza numbers
+            // included, which a part after the first does not know — and the next
+            // part can start afresh where it ends.
+            let start = part.offset == 0 || (!logReader.dependsOnEarlierLines && !reportedStanzaNumber)
+            let end = part.endsInput || (logReader.isAtCleanCut && logReader.format == format)
+            return (count, start && end)
+        }
         if let part {
             guard let expected = part.stanzas else { return (count, true) }
             // Stopped by the search (-q): what was read up to there is right.
@@ -530,6 +565,7 @@ public final class Searcher {
             failed = true
             return
         }
+        reportedStanzaNumber = true
         try report(.evaluating(query, file: place.file, stanza: place.number, error), sink: sink)
     }
 

@@ -18,6 +18,8 @@ final class ArchiveRowParser: LogLineParser {
     enum Layout { case json, tsv }
     let layout: Layout
     private var columns: [String]?
+    /// (Only a TSV header row is kept from line to line.)
+    var isAtRest: Bool { columns == nil }
 
     init(layout: Layout) {
         self.layout = layout

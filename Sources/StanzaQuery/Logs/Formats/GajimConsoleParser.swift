@@ -3,6 +3,9 @@
 /// a newline, the stanza (pretty-printed by nbxmpp, or the raw string for a
 /// stream's header), and a blank line; the time is `time.strftime("%c")`.
 final class GajimConsoleParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.has("<!-- Incoming ") || line.has("<!-- Outgoing ")
     }

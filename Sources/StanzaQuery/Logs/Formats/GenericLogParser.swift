@@ -6,6 +6,9 @@
 /// header, an XML declaration, or any element whose start tag has an attribute
 /// (`<r xmlns='urn:xmpp:sm:3'/>`): `<b>` or `<tag>` in a sentence stays text.
 final class GenericLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     private static let header: RecordHeader = {
         var header = RecordHeader()
         header.separatedByLineBreaks = true

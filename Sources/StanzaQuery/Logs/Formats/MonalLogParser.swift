@@ -15,6 +15,9 @@
 /// line has them. (Monal's own log files, `*.rawlog`, are JSON records with a
 /// binary length before each: not text, not read.)
 final class MonalLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: "RECV Stanza: <") != nil || line.firstRange(of: "IDEMPOTENT_SEND: <") != nil
     }

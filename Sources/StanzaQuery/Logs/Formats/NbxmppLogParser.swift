@@ -6,6 +6,9 @@
 /// (gajim/common/logging_helpers.py) writes `TIME (I) LOGGER | MESSAGE`. The
 /// data follows on the lines after the marker, after a blank line.
 final class NbxmppLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: "::::: DATA ") != nil
     }

@@ -27,6 +27,8 @@
 final class ProsodyLogParser: LogLineParser {
     /// Whether syslog lines have been read (their continuation lines start with spaces).
     private var syslog = false
+    /// (Only that is kept from line to line.)
+    var isAtRest: Bool { !syslog }
 
     /// Whether the line has the shape of a Prosody log line: of its own sinks,
     /// or a syslog line of one of its stanza messages (a syslog file has the

@@ -6,6 +6,9 @@
 /// Python logging format puts there (`DEBUG:slixmpp.xmlstream.xmlstream:` by
 /// default); a stanza with newlines goes on in unmarked lines.
 final class SlixmppLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         marker(line) != nil
     }

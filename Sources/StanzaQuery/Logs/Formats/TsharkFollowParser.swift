@@ -7,6 +7,9 @@
 /// opens the stream): its data is `out`, node 1's `in`. The session is the
 /// filter (`tcp.stream eq 0`).
 final class TsharkFollowParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
     private var session: String?
     /// Bytes of the current chunk still to come, and its direction.
     private var remaining = 0

@@ -1,0 +1,88 @@
+import XCTest
+@testable import StanzaQuery
+
+/// Parts of a log read on their own (stanzaq(1), "Parallelism"): a part read by
+/// a reader started at its first line finds what one reader of the whole log
+/// finds there when the reader before it ended at a clean cut, the part's
+/// reader depends on nothing before it, and its start tags fare as in one
+/// reader (``LogCutState``).
+final class LogCutTests: XCTestCase {
+    /// A Prosody log as mod_stanza_debug, stanza_router and sessionmanager write it:
+    /// two sessions, stanzas spanning lines, start tags before and after their stanzas.
+    static let log = [
+        "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\tRECV: <message id='m1' type='chat'><body>one",
+        "\ttwo</body></message>",
+        "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\tReceived[c2s]: <message id='m1' type='chat'>",
+        "Nov 23 09:30:12 c2s7f3b2c0d9e11\tdebug\tSending[c2s]: <message id='m1' type='chat'>",
+        "Nov 23 09:30:12 c2s7f3b2c0d9e11\tdebug\tSEND: <message id='m1' type='chat'><body>one two</body></message>",
+        "Nov 23 09:30:13 c2s55e8a7f1c3a0\tdebug\tClient sent opening <stream:stream> to montague.lit",
+        "Nov 23 09:30:13 c2s55e8a7f1c3a0\tdebug\tRECV: <iq id='i1' type='get'><ping xmlns='urn:xmpp:ping'/></iq>",
+        "Nov 23 09:30:13 c2s7f3b2c0d9e11\tdebug\tRECV: <presence id='p1'/>",
+        "Nov 23 09:30:13 c2s55e8a7f1c3a0\tdebug\tReceived[c2s]: <iq id='i1' type='get'>",
+        "Nov 23 09:30:13 c2s7f3b2c0d9e11\tdebug\tReceived[c2s]: <presence id='p1'>",
+        "Nov 23 09:30:14 c2s55e8a7f1c3a0\tdebug\tSending[c2s]: <iq id='i1' type='result'>",
+        "Nov 23 09:30:14 c2s55e8a7f1c3a0\tdebug\tSEND: <iq id='i1' type='result'/>",
+        "Nov 23 09:30:14 c2s7f3b2c0d9e11\tdebug\tRECV: <message id='m2'><body>three</body></message>",
+    ]
+
+    /// What a reader finds, as rows, and the reader.
+    func read(_ lines: ArraySlice<String>, midLog: Bool, toEnd: Bool = false) -> (rows: [String], reader: LogReader) {
+        var rows: [String] = []
+        let reader = LogReader(format: .prosody, handler: { stanza, source in
+            rows.append("\(source.line) \(source.direction!.rawValue) \(stanza.name) \(stanza.attribute("id") ?? "-")")
+            return true
+        }, damage: { XCTFail("damage: \($0)") })
+        reader.continueInNewFile(linesBefore: lines.startIndex)
+        reader.startsMidLog = midLog
+        reader.recordsCuts = true
+        reader.feed(Array(lines.map { $0 + "\n" }.joined().utf8))
+        if toEnd { reader.finish() }
+        return (rows, reader)
+    }
+
+    func testEveryCutBeforeAStanzaOfWholeStanzasIsClean() {
+        let (whole, _) = read(Self.log[...], midLog: false, toEnd: true)
+        XCTAssertEqual(whole, ["1 in message m1", "5 out message m1", "7 in iq i1", "8 in presence p1",
+                               "12 out iq i1", "13 in message m2"])
+        // Before a RECV line that follows no start tag alone, and whose part holds
+        // every stanza its start tags belong to.
+        for cut in [6, 12] {
+            let first = read(Self.log[..<cut], midLog: false)
+            let second = read(Self.log[cut...], midLog: true, toEnd: true)
+            XCTAssertTrue(first.reader.isAtCleanCut, "cut before line \(cut + 1)")
+            XCTAssertFalse(second.reader.dependsOnEarlierLines, "cut before line \(cut + 1)")
+            let state = LogCutState()
+            XCTAssertTrue(state.apply(first.reader.cutLog) && state.apply(second.reader.cutLog), "cut before line \(cut + 1)")
+            XCTAssertEqual(first.rows + second.rows, whole, "cut before line \(cut + 1)")
+        }
+    }
+
+    func testCutsThatAreNotClean() {
+        // Inside a stanza spanning lines: the line after continues a record begun before.
+        XCTAssertTrue(read(Self.log[1...], midLog: true).reader.dependsOnEarlierLines)
+        // Between a start tag and its stanza: the start tag waits.
+        XCTAssertFalse(read(Self.log[..<4], midLog: false).reader.isAtCleanCut)
+    }
+
+    func testStartTagAccountedForByAStanzaBeforeTheCut() {
+        // Line 9's start tag is that of line 7's stanza: a reader started at line 8
+        // reports it, one reader of the log does not.
+        let first = read(Self.log[..<7], midLog: false)
+        let second = read(Self.log[7...], midLog: true)
+        XCTAssertTrue(first.reader.isAtCleanCut)
+        XCTAssertFalse(second.reader.dependsOnEarlierLines)
+        let state = LogCutState()
+        XCTAssertTrue(state.apply(first.reader.cutLog))
+        XCTAssertFalse(state.apply(second.reader.cutLog))
+    }
+
+    func testWhereAPartMayStart() {
+        func starts(_ line: Int) -> Bool {
+            Array(Self.log[line].utf8).withUnsafeBufferPointer { current in
+                Array(Self.log[line - 1].utf8).withUnsafeBufferPointer { LogFormat.prosody.mayStartPart(at: current, after: $0) }
+            }
+        }
+        // Not after a start tag alone (lines 5 and 12), nor at a start tag or text.
+        XCTAssertEqual((1..<Self.log.count).filter(starts), [6, 7, 12])
+    }
+}
