@@ -188,6 +188,8 @@ public final class Searcher {
             }
             self.unboundPrefixes.observe(stanza)
             number += 1
+            // Taken up for every stanza, even one not evaluated, so that none is kept.
+            let known = decisions.isEmpty ? nil : decided(stanza)
             if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
             let place = StanzaPlace(file: name, number: number, source: source)
             let otherDirection = self.options.direction.map { source?.direction != $0 } ?? false
@@ -197,7 +199,7 @@ public final class Searcher {
                     // Not selectable: shown only as context (an iq's partner going the other way), not evaluated.
                     // Or past the last stanza that counts: shown only as trailing context.
                     try sink.passed(stanza, in: place)
-                } else if try self.handle(stanza, in: place, sink: sink, decided: decisions.isEmpty ? nil : decided(stanza)) {
+                } else if try self.handle(stanza, in: place, sink: sink, decided: known) {
                     count += 1
                 }
                 try sink.endStanza()
