@@ -45,7 +45,7 @@ public final class LogReader {
     private let defaultNamespace: String?
     private let handler: Handler
     private let damage: (LogDamage) -> Void
-    private var parser: (any LogLineParser)?
+    @exclusivity(unchecked) private var parser: (any LogLineParser)?
 
     @exclusivity(unchecked) private var pendingLine: [UInt8] = []
     @exclusivity(unchecked) private var lineNumber = 0
@@ -59,7 +59,7 @@ public final class LogReader {
         var direction: LogDirection?
         var session: LogText?
     }
-    private var channels: [ChannelKey: LogChannel] = [:]
+    @exclusivity(unchecked) private var channels: [ChannelKey: LogChannel] = [:]
     /// The channels used lately, looked through before `channels`: a log
     /// interleaves a few sessions, and hashing a session's name for every record costs.
     @exclusivity(unchecked) private var recentChannels: [(key: ChannelKey, channel: LogChannel)] = []
@@ -127,7 +127,7 @@ public final class LogReader {
     /// (a part of a log read on its own, in a parallel search): the reader then
     /// notes whether anything it did may depend on the lines before its start
     /// (``dependsOnEarlierLines``).
-    public var startsMidLog = false
+    @exclusivity(unchecked) public var startsMidLog = false
     /// For a reader that ``startsMidLog``: whether what it read may not be what a
     /// reader of the whole log reads there, even if that reader was ``isAtCleanCut``
     /// at the start — a line that continues a record begun before, damage (its
@@ -135,14 +135,14 @@ public final class LogReader {
     /// A parallel search then reads the log another way. (What depends on the
     /// stanzas logged before — start tags that a whole stanza accounts for — is
     /// in ``cutLog``, checked by ``LogCutState``.)
-    public private(set) var dependsOnEarlierLines = false
+    @exclusivity(unchecked) public private(set) var dependsOnEarlierLines = false
     /// Whether a line that ends any record begun before the start has been read.
-    private var endedEarlierRecord = false
+    @exclusivity(unchecked) private var endedEarlierRecord = false
     /// Set before the first input to keep ``cutLog``.
-    public var recordsCuts = false
+    @exclusivity(unchecked) public var recordsCuts = false
     /// What the reader did that depends on the whole stanzas logged before
     /// (kept when ``recordsCuts``).
-    public private(set) var cutLog = LogCutLog()
+    @exclusivity(unchecked) public private(set) var cutLog = LogCutLog()
 
     /// Creates a reader.
     /// - Parameters:
