@@ -90,4 +90,32 @@ final class KitTests: XCTestCase {
         XCTAssertEqual(candidates("**/{urn:ietf:params:xml:ns:xmpp-stanzas}te"), ["text"])
         XCTAssertEqual(candidates(":all error/{*}s"), ["service-unavailable"])
     }
+    /// The start tag's answers are taken in order; those of stanzas never
+    /// handed over are dropped with the next one taken, and none is kept once taken.
+    func testStartTagDecisions() {
+        let decisions = StartTagDecisions()
+        let stanzas = (0..<200).map { Element(name: "m\($0)") }
+        XCTAssertTrue(decisions.isEmpty)
+        decisions.record(stanzas[0], hasResult: true)
+        decisions.record(stanzas[1], hasResult: false)   // damaged: never taken
+        decisions.record(stanzas[2], hasResult: false)
+        XCTAssertNil(decisions.take(stanzas[3]), "not recorded")
+        XCTAssertEqual(decisions.take(stanzas[0]), true)
+        XCTAssertEqual(decisions.take(stanzas[2]), false)
+        XCTAssertTrue(decisions.isEmpty)
+        XCTAssertNil(decisions.take(stanzas[1]), "dropped with the one after it")
+        weak var released: Element?
+        do {
+            let last = Element(name: "last")
+            released = last
+            for stanza in stanzas[3...] { decisions.record(stanza, hasResult: stanza.name.hasSuffix("7")) }
+            decisions.record(last, hasResult: true)
+            for stanza in stanzas[3...] { XCTAssertEqual(decisions.take(stanza), stanza.name.hasSuffix("7")) }
+            XCTAssertFalse(decisions.isEmpty)
+            XCTAssertEqual(decisions.take(last), true)
+        }
+        XCTAssertNil(released, "a stanza taken up is not kept")
+        XCTAssertTrue(decisions.isEmpty)
+    }
 }
+

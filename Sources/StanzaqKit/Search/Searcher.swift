@@ -150,16 +150,8 @@ public final class Searcher {
         let children: ChildSelection?
         // What the whole-stanza test found, for the stanzas it decided, in order:
         // taken up when each is handled, rather than evaluating the queries again.
-        var decisions: [(stanza: Element, hasResult: Bool)] = []
-        let wholeStanzaTest = self.wholeStanzaTest(for: sink) { decisions.append(($0, $1)) }
-        // The decision taken on this stanza's start tag, if any; those before it
-        // were on stanzas never handed over (damaged) or not evaluated.
-        func decided(_ stanza: Element) -> Bool? {
-            guard let index = decisions.firstIndex(where: { $0.stanza === stanza }) else { return nil }
-            let hasResult = decisions[index].hasResult
-            decisions.removeFirst(index + 1)
-            return hasResult
-        }
+        let decisions = StartTagDecisions()
+        let wholeStanzaTest = self.wholeStanzaTest(for: sink) { decisions.record($0, hasResult: $1) }
         if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (With a whole-stanza test, only the stanzas that count are: it
             // decides which at their start tag, and nothing else of the others is built.)
@@ -189,7 +181,7 @@ public final class Searcher {
             self.unboundPrefixes.observe(stanza)
             number += 1
             // Taken up for every stanza, even one not evaluated, so that none is kept.
-            let known = decisions.isEmpty ? nil : decided(stanza)
+            let known = decisions.isEmpty ? nil : decisions.take(stanza)
             if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
             let place = StanzaPlace(file: name, number: number, source: source)
             let otherDirection = self.options.direction.map { source?.direction != $0 } ?? false
