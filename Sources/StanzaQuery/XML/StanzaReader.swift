@@ -54,15 +54,18 @@ public final class StanzaReader {
         case skipDamage
     }
 
+    // Written for every stanza handed out, and read by the handlers: never
+    // accessed re-entrantly, and the run-time checks cost 2% of reading a log,
+    // whose every record is a feed of its own (callgrind, `body#`).
     /// How many stanzas have been handed to the handler so far.
-    public internal(set) var stanzaCount = 0
+    @exclusivity(unchecked) public internal(set) var stanzaCount = 0
     /// The 1-based input line where the stanza being handed to the handler
     /// starts (its start tag's `<`): read it in the handler, for `vim +N`.
-    public internal(set) var stanzaLine = 0
+    @exclusivity(unchecked) public internal(set) var stanzaLine = 0
     /// How many damages have been handed to the damage handler so far.
-    public internal(set) var damageCount = 0
+    @exclusivity(unchecked) public internal(set) var damageCount = 0
     /// Whether the reading stopped (the handler asked, or threw): further input is ignored.
-    public internal(set) var isStopped = false
+    @exclusivity(unchecked) public internal(set) var isStopped = false
     /// What the reader does with damaged input.
     public let recovery: Recovery
     /// Called, with ``Recovery/skipDamage``, for each damage once reading has
@@ -104,7 +107,7 @@ public final class StanzaReader {
     @exclusivity(unchecked) var outboxPlaces: [StanzaByteRange] = []
     /// Where the stanza being handed to the handler was in the input: valid while
     /// the handler runs (offsets in the input as fed, after any gzip decompression).
-    public internal(set) var currentPlace: StanzaByteRange?
+    @exclusivity(unchecked) public internal(set) var currentPlace: StanzaByteRange?
     /// Whether the input is gzip-compressed (offsets are then in the decompressed bytes).
     public var isCompressedInput: Bool { inflater != nil }
     /// Thrown by every call once reading stopped at damage (``Recovery/stop``).
