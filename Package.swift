@@ -18,10 +18,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // Byte searches sixteen bytes at a time, for the stanza boundary scanner.
+        .target(name: "CByteSearch"),
+
         // The language and the XML reader: no command line, no libedit.
         // _FoundationICU is Foundation's own ICU (its regular expressions): named
         // here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
-        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib"],
+        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib", "CByteSearch"],
                 linkerSettings: [.linkedLibrary("_FoundationICU")]),
 
         // What the command line does, without the process: search options, the search
@@ -40,7 +43,7 @@ let package = Package(
         // How the tests find the package and start programs: one place for both.
         .target(name: "StanzaqTestSupport", dependencies: ["CSpawn"], path: "Tests/StanzaqTestSupport"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
-        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery", "StanzaqTestSupport"]),
+        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery", "CByteSearch", "StanzaqTestSupport"]),
         .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq", "StanzaqKit", "StanzaqTestSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CByteSearch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +9,8 @@ import Darwin
 /// on their own (in parallel): the start of a line, inside the stream, right
 /// after a stanza ends with nothing but blanks after it on its line. It does
 /// not parse: it follows the depth of elements, jumping from one `<` to the
-/// next with `memchr` and skipping comments, CDATA sections, processing
+/// next with byte searches that look at sixteen bytes at a time (CByteSearch)
+/// and skipping comments, CDATA sections, processing
 /// instructions and quoted attribute values, so that it runs far faster than a
 /// parser. Whatever it cannot follow — a stream that ends or starts again, a
 /// DTD, an end tag where none is open, a `<` inside a tag — makes it give up
@@ -41,17 +43,6 @@ public struct StanzaBoundaryScanner {
     /// Scans `bytes` (which grow between calls, and keep what was scanned) from
     /// ``position`` for a place to cut at or after `target`.
     public mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, target: Int) -> Result {
-        Self.tagStops.withUnsafeBufferPointer { scan(bytes, target: target, tagStops: $0.baseAddress!) }
-    }
-
-    /// The bytes that end a run of plain bytes inside a start tag: `>`, quotes, `<`.
-    private static let tagStops: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        for byte in [0x3E, 0x22, 0x27, 0x3C] { table[byte] = 1 }
-        return table
-    }()
-
-    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, target: Int, tagStops: UnsafePointer<UInt8>) -> Result {
         guard let base = bytes.baseAddress else { return .needMore }
         let end = bytes.count
         var p = position
@@ -97,8 +88,8 @@ public struct StanzaBoundaryScanner {
                 var i = q + 1
                 var close = -1
                 while i < end {
-                    // Plain bytes (names, blanks, '=') are skipped with one test each.
-                    while i < end && tagStops[Int(base[i])] == 0 { i += 1 }
+                    // Plain bytes (names, blanks, '=') are skipped sixteen at a time.
+                    i = stanzaq_find_any4(base, i, end, 0x3E, 0x22, 0x27, 0x3C)
                     if i == end { break }
                     let byte = base[i]
                     if byte == 0x3E { close = i; break }
@@ -126,18 +117,11 @@ public struct StanzaBoundaryScanner {
         stanzas = 0
     }
 
-    /// The offset of the first `byte` at or after `from`: looked for byte by byte
-    /// nearby (most are a few bytes away, where a call to memchr costs more), then by memchr.
+    /// The offset of the first `byte` at or after `from` (see CByteSearch.h).
     @inline(__always)
     private static func find(_ byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int? {
-        var i = from
-        let near = min(end, from + 16)
-        while i < near {
-            if base[i] == byte { return i }
-            i += 1
-        }
-        guard i < end, let found = memchr(base + i, Int32(byte), end - i) else { return nil }
-        return UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
+        let found = stanzaq_find_byte(base, from, end, byte)
+        return found < end ? found : nil
     }
 
     /// The offset just after the first `sequence` at or after `from`.

@@ -1,0 +1,76 @@
+import CByteSearch
+import XCTest
+@testable import StanzaQuery
+
+/// The stanza boundary scanner (which cuts large inputs into parts read in
+/// parallel) and the byte searches it is built on.
+final class BoundaryScannerTests: XCTestCase {
+
+    /// Every search of CByteSearch.h gives the offset a byte-by-byte search
+    /// gives, from every start, for lengths around the sixteen-byte blocks and
+    /// the 64 bytes looked at before memchr takes over.
+    func testByteSearchesFindWhatALoopFinds() {
+        // A fixed, varied text: the wanted bytes at irregular distances, and
+        // a run of 120 bytes without any of them (where memchr takes over).
+        let alphabet = Array("xxxxxxxxxxxxa <>\"'".utf8)
+        var state: UInt32 = 12345
+        let bytes: [UInt8] = (0..<600).map { index in
+            state = state &* 1_103_515_245 &+ 12345
+            return (300..<420).contains(index) ? UInt8(ascii: "b") : alphabet[Int(state >> 16) % alphabet.count]
+        }
+        bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            for end in [0, 1, 15, 16, 17, 63, 64, 65, 80, 200, 600] {
+                for from in 0...end {
+                    let any = stanzaq_find_any4(base, from, end, 0x3E, 0x22, 0x27, 0x3C)
+                    let expectedAny = (from..<end).first { [0x3E, 0x22, 0x27, 0x3C].contains(buffer[$0]) } ?? end
+                    XCTAssertEqual(any, expectedAny, "any of <>\"' from \(from) to \(end)")
+                    for byte: UInt8 in [0x3C, 0x27, 0x61, 0x62] {
+                        let found = stanzaq_find_byte(base, from, end, byte)
+                        let expected = (from..<end).first { buffer[$0] == byte } ?? end
+                        XCTAssertEqual(found, expected, "\(byte) from \(from) to \(end)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The places the scanner finds in `text`, asking each time for one past the last.
+    private func boundaries(_ text: String) -> [StanzaBoundaryScanner.Result] {
+        let bytes = Array(text.utf8)
+        var scanner = StanzaBoundaryScanner(position: 0)
+        var results: [StanzaBoundaryScanner.Result] = []
+        var target = 1
+        while true {
+            let result = bytes.withUnsafeBufferPointer { scanner.scan($0, target: target) }
+            results.append(result)
+            guard case .boundary(let offset, _) = result else { return results }
+            target = offset + 1
+        }
+    }
+
+    /// Quoted `>` and `'`, a comment, a CDATA section and a processing
+    /// instruction holding tags do not move the depth; a stanza that ends
+    /// mid-line is cut at the end of its line.
+    func testTheScannerCutsAtTheLinesWhereStanzasEnd() {
+        let first = "<message a='x>y' b=\"it's\"><body>1 &lt; 2</body><!-- <a> --></message>\n"
+        let second = "<iq><![CDATA[</iq>]]><?pi <x>?></iq> <presence/>\n"
+        let third = "<presence>\n<show/>\n</presence>\n"
+        XCTAssertEqual(boundaries(first + second + third + "<message>"), [
+            .boundary(offset: first.utf8.count, stanzas: 1),
+            .boundary(offset: first.utf8.count + second.utf8.count, stanzas: 3),
+            .boundary(offset: first.utf8.count + second.utf8.count + third.utf8.count, stanzas: 4),
+            .needMore,
+        ])
+    }
+
+    /// What the scanner cannot follow makes it give up: the stream's end, a
+    /// new stream, an XML declaration, a DTD, a `<` inside a tag.
+    func testTheScannerGivesUpOnWhatItCannotFollow() {
+        let stanza = "<message/>\n"
+        for text in ["</stream:stream>", "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'>",
+                     "<?xml version='1.0'?>", "<!DOCTYPE x>", "<message a='1' <b/>"] {
+            XCTAssertEqual(boundaries(stanza + text), [.boundary(offset: stanza.utf8.count, stanzas: 1), .unsure], text)
+        }
+    }
+}
