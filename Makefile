@@ -92,14 +92,14 @@ FUZZ_QUICK_SECONDS ?= 10
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
-	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib \
+	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz -l_FoundationICU
 
-$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift
+$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift -o $@
 
-$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift
+$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/ReaderFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift -o $@
 
