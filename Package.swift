@@ -29,7 +29,7 @@ let package = Package(
 
         // What the command line does, without the process: search options, the search
         // loop, one sink per kind of output, diagnostics, the REPL's commands.
-        .target(name: "StanzaqKit", dependencies: ["StanzaQuery"]),
+        .target(name: "StanzaqKit", dependencies: ["StanzaQuery", "CByteSearch"]),
 
         // The process: argument parsing, the terminal (libedit), signals, exit codes.
         .executableTarget(

@@ -7,7 +7,7 @@ import XCTest
 final class BoundaryScannerTests: XCTestCase {
 
     /// Every search of CByteSearch.h gives the offset a byte-by-byte search
-    /// gives, from every start, for lengths around the sixteen-byte blocks and
+    /// gives (and its count the count a loop gives), from every start, for lengths around the sixteen-byte blocks and
     /// the 64 bytes looked at before memchr takes over.
     func testByteSearchesFindWhatALoopFinds() {
         // A fixed, varied text: the wanted bytes at irregular distances, and
@@ -25,6 +25,9 @@ final class BoundaryScannerTests: XCTestCase {
                     let any = stanzaq_find_any4(base, from, end, 0x3E, 0x22, 0x27, 0x3C)
                     let expectedAny = (from..<end).first { [0x3E, 0x22, 0x27, 0x3C].contains(buffer[$0]) } ?? end
                     XCTAssertEqual(any, expectedAny, "any of <>\"' from \(from) to \(end)")
+                    if from == 0 {
+                        XCTAssertEqual(stanzaq_count_byte(base, end, 0x3C), buffer[..<end].filter { $0 == 0x3C }.count, "< in \(end)")
+                    }
                     for byte: UInt8 in [0x3C, 0x27, 0x61, 0x62] {
                         let found = stanzaq_find_byte(base, from, end, byte)
                         let expected = (from..<end).first { buffer[$0] == byte } ?? end
@@ -33,6 +36,12 @@ final class BoundaryScannerTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// The count past 255 blocks of sixteen, where the lanes it sums in are emptied.
+    func testTheByteCountOfALongRunOfMatches() {
+        let lines = [UInt8](repeating: 0x0A, count: 5_000) + Array("x\n".utf8)
+        XCTAssertEqual(lines.withUnsafeBufferPointer { stanzaq_count_byte($0.baseAddress!, $0.count, 0x0A) }, 5_001)
     }
 
     /// The places the scanner finds in `text`, asking each time for one past the last.

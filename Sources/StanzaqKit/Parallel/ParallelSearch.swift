@@ -1,4 +1,5 @@
 import Foundation
+import CByteSearch
 import StanzaQuery
 import Synchronization
 
@@ -603,12 +604,6 @@ private func lastNewline(in bytes: [UInt8], before end: Int) -> Int? {
 
 /// How many line feeds `bytes` holds.
 private func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    guard var from = bytes.baseAddress else { return 0 }
-    let end = from + bytes.count
-    var count = 0
-    while from < end, let found = memchr(from, 0x0A, end - from) {
-        count += 1
-        from = UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) + 1
-    }
-    return count
+    guard let base = bytes.baseAddress else { return 0 }
+    return stanzaq_count_byte(base, bytes.count, 0x0A)
 }
