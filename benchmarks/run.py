@@ -2,20 +2,24 @@
 """make bench: stanzaq against libxml2's own streaming parse and xmlstarlet, in one run.
 
 Generates the inputs (the shared corpus without comments, repeated to BENCH_MB and
-to 20 MB, and dealt into 1,000 small streams), times each command with hyperfine
-(median of --runs), measures peak RSS with /usr/bin/time, checks that every stanzaq
+to 20 MB, and dealt into 1,000 small streams), times each command (median of
+BENCH_RUNS runs, the commands of a table run in turn, round after round), measures peak RSS with /usr/bin/time, checks that every stanzaq
 command prints with the default threads exactly what it prints with --threads 1
 (stdout, stderr, exit status), prints a table and writes it to
 benchmarks/RESULTS.md with the machine and the commands. Ratios compare with the
 floor measured in the same run.
 """
+import glob
 import hashlib
 import json
 import os
 import platform
+import shlex
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".build/release/stanzaq")
@@ -112,11 +116,41 @@ def same_as_one_thread(pairs):
 
 
 def hyperfine(commands, runs, warmup=1):
+    """Medians from hyperfine, which corrects for the shell: for commands of a few milliseconds."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         subprocess.run(["hyperfine", "--style", "none", "--runs", str(runs), "--warmup", str(warmup),
                         "--export-json", out.name] + [c + " > /dev/null 2>&1" for c in commands],
                        check=True, stdout=subprocess.DEVNULL)
         return [r["median"] for r in json.load(open(out.name))["results"]]
+
+
+def interleaved(commands, runs, warmup=1):
+    """Median wall time of each command, the commands run in turn, round after round.
+
+    Why not hyperfine: it runs all of one command's runs before the next's, and
+    this shared machine drifts by several percent over the minutes a table takes,
+    so a ratio to the floor measured minutes earlier carries the drift. Run in
+    turn, every command meets the same moments of the machine. The order turns by
+    one each round, so that no command always follows the same one. Each command
+    is run directly (its words split and its globs expanded as sh would), output to
+    /dev/null, so there is no shell to correct for."""
+    argvs = []
+    for command in commands:
+        argv = []
+        for word in shlex.split(command):
+            # A glob as sh expands it: unquoted (written as is, after a blank), with a `*`.
+            unquoted = " " + word in command
+            argv += sorted(glob.glob(word)) if "*" in word and unquoted else [word]
+        argvs.append(argv)
+    times = [[] for _ in commands]
+    for round_ in range(warmup + runs):
+        for turn in range(len(argvs)):
+            index = (turn + round_) % len(argvs)
+            start = time.perf_counter()
+            subprocess.run(argvs[index], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if round_ >= warmup:
+                times[index].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
 def peak_rss_mib(command):
@@ -141,12 +175,12 @@ def main():
     print("output identical to --threads 1: " + ("every command" if not differing else "NOT for " + ", ".join(differing)),
           flush=True)
 
-    medians = hyperfine([c.replace("{f}", big) for _, c in QUERIES], RUNS)
+    medians = interleaved([c.replace("{f}", big) for _, c in QUERIES], RUNS)
     rss_big = [peak_rss_mib(c.replace("{f}", big)) for _, c in QUERIES]
     rss_small = [peak_rss_mib(c.replace("{f}", small)) for _, c in QUERIES]
     floor = medians[0]
 
-    many_medians = hyperfine([c.replace("{d}", files) for _, c in MANY_FILES], RUNS)
+    many_medians = interleaved([c.replace("{d}", files) for _, c in MANY_FILES], RUNS)
     many_rss = [peak_rss_mib(c.replace("{d}", files)) for _, c in MANY_FILES]
 
     # A Prosody debug log against the same stanzas as XML (stanzaq(1), LOGS).
@@ -156,7 +190,7 @@ def main():
                     f"{BIN} --threads 1 {q('body#')} {log}", f"{BIN} --threads 1 {q('body#')} {log_xml}"]
     # The log too: its output with the default threads against --threads 1's.
     differing += same_as_one_thread([("stanzaq body# on the log", log_commands[0], log_commands[2])])
-    log_medians = hyperfine(log_commands, RUNS)
+    log_medians = interleaved(log_commands, RUNS)
     log_rss = [peak_rss_mib(log_commands[0]), peak_rss_mib(f"{BIN} {q('body#')} {log_small}")]
     log_size, log_xml_size = os.path.getsize(log) / 1e6, os.path.getsize(log_xml) / 1e6
 
@@ -212,8 +246,10 @@ def main():
     with open(os.path.join(ROOT, "benchmarks/RESULTS.md"), "w") as out:
         out.write(f"""# Benchmark results
 
-Written by `make bench` (benchmarks/run.py); medians of {RUNS} runs (hyperfine, 1 warm-up), peak
-RSS from `/usr/bin/time -f %M`. INPUT is the shared corpus of XEP stanzas without comments,
+Written by `make bench` (benchmarks/run.py); medians of {RUNS} runs after 1 warm-up, the
+commands of each table run in turn, round after round (so that the machine's drift over
+the minutes of a table reaches every command alike; the single small stanza is timed by
+hyperfine, which corrects for the shell), peak RSS from `/usr/bin/time -f %M`. INPUT is the shared corpus of XEP stanzas without comments,
 repeated to {size:.0f} MB as one XMPP stream (and to 20 MB for the second RSS column); FILES is
 its examples dealt into {FILES} streams of {files_size:.0f} MB together (benchmarks/make-files.py).
 stanzaq runs with the default threads (one per CPU) unless `--threads 1` is given; before the
