@@ -292,7 +292,8 @@ final class LogChannel {
     private func mapLineNumbers(in message: String) -> String {
         var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         guard let index = words.firstIndex(of: "line"), index + 1 < words.count, let line = Int(words[index + 1]) else { return message }
-        words[index + 1] = String(logPosition(line: line, column: Int.max).line)
+        // (The line only: the column of a place on the segment's own line would overflow.)
+        words[index + 1] = String(segments.last(where: { $0.readerLine <= line })?.logLine ?? current.line)
         return words.joined(separator: " ")
     }
 }
