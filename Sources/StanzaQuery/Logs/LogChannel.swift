@@ -71,6 +71,11 @@ final class LogChannel {
     /// The start of the stream the reader reads in: it declares the `stream`
     /// prefix and the stream's default namespace.
     private var streamHeader: [UInt8] {
+        Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace)
+    }
+
+    /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
+    static func streamHeader(namespace: String?, defaultNamespace: String?) -> [UInt8] {
         var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
         if let namespace, defaultNamespace == nil {
             header += " xmlns='" + namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;").replacingOccurrences(of: "<", with: "&lt;") + "'"
@@ -78,8 +83,21 @@ final class LogChannel {
         return Array((header + ">").utf8)
     }
 
+    /// Whether a record fed next is read as a reader of the stream fed nothing
+    /// else would read it: the reader is between stanzas, skips no damage and
+    /// holds back nothing but blanks (known until the reader is fed again;
+    /// outside a feed, a stanza is open or damage skipped exactly when
+    /// `openStart` is set).
+    var isIdle: Bool {
+        if knownIdle { return true }
+        knownIdle = openStart == nil && !isStopped && reader.isBetweenStanzasHoldingNothing
+        return knownIdle
+    }
+    @exclusivity(unchecked) private var knownIdle = false
+
     /// A fresh reader inside the stream.
     private func restart() {
+        knownIdle = false
         // The reader's recovery skips a damaged stanza and reads on where a stanza can
         // start, as in XML input (stanzaq(1), INPUT): complete stanzas that follow the
         // damage in the same record, or in later records, are read.
@@ -230,6 +248,7 @@ final class LogChannel {
     }
 
     private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) -> Bool {
+        knownIdle = false
         let wasBetween = reader.isBetweenStanzas
         endedInFeed = 0
         do {

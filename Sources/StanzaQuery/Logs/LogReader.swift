@@ -33,8 +33,9 @@ public final class LogReader {
     public private(set) var format: LogFormat?
     /// How many stanzas have been handed to the handler.
     @exclusivity(unchecked) public private(set) var stanzaCount = 0
-    /// The line being read (the last one read, once the log has ended).
-    public var currentLine: Int { lineNumber }
+    /// The line being read (the last one read, once the log has ended); while
+    /// kept records are read, the line of the record read.
+    public var currentLine: Int { recordLine ?? lineNumber }
     /// Whether the handler asked to stop.
     @exclusivity(unchecked) public private(set) var isStopped = false
     /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
@@ -48,6 +49,9 @@ public final class LogReader {
     @exclusivity(unchecked) private var parser: (any LogLineParser)?
 
     @exclusivity(unchecked) private var pendingLine: [UInt8] = []
+    /// Records of whole stanzas kept to be read together, and the line of the one being read.
+    @exclusivity(unchecked) private var batch: WholeRecordBatch
+    @exclusivity(unchecked) private var recordLine: Int?
     @exclusivity(unchecked) private var lineNumber = 0
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
@@ -77,6 +81,8 @@ public final class LogReader {
         var line: Int
         var damaged = false
         var hasData = false
+        /// Kept in ``batch``, not fed to its channel.
+        var batched = false
     }
     @exclusivity(unchecked) private var record: Record?
 
@@ -156,6 +162,7 @@ public final class LogReader {
         self.defaultNamespace = defaultNamespace
         self.handler = handler
         self.damage = damage
+        batch = WholeRecordBatch(defaultNamespace: defaultNamespace)
         parser = format?.makeParser()
     }
 
@@ -165,6 +172,8 @@ public final class LogReader {
     public func feed(_ bytes: UnsafeRawBufferPointer) {
         let all = bytes.bindMemory(to: UInt8.self)
         var start = 0
+        // What was fed is read before this returns (the kept records too).
+        defer { readBatch() }
         while start < all.count && !isStopped {
             guard let newline = all.firstIndex(of: 0x0A, from: start) else {
                 pendingLine.append(contentsOf: all[start...])
@@ -197,6 +206,7 @@ public final class LogReader {
         }
         if parser == nil && !undetected.isEmpty { settle(on: .generic) }
         endRecord()
+        readBatch()
         releaseHeld()
         if !isStopped {
             for channel in channels.values.sorted(by: { $0.lastUse < $1.lastUse }) { channel.finish() }
@@ -210,12 +220,14 @@ public final class LogReader {
     public func continueInNewFile(linesBefore: Int) {
         pendingLine.removeAll()
         endRecord()
+        readBatch()
         lineNumber = linesBefore
     }
 
     /// Says that no more input is coming for now (a followed log is idle):
     /// start tags still waiting for their whole stanza are handed over as they are.
     public func idle() {
+        readBatch()
         releaseHeld()
         flushQueue(all: true)
     }
@@ -278,6 +290,11 @@ public final class LogReader {
 
     private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard !isStopped, let parsed = parser?.parse(line) else { return }
+        if record?.batched == true && parsed.kind != .record && parsed.kind != .text {
+            // The kept record may go on in this line: it is read now, and its channel reads on.
+            readBatch(lastGoesOn: true)
+            guard !isStopped else { return }
+        }
         if startsMidLog && !endedEarlierRecord {
             // A record begun before the start may go on in this line: not known here.
             switch parsed.kind {
@@ -337,11 +354,42 @@ public final class LogReader {
                 return
             }
             let channel = channel(for: key, namespace: Self.string(namespace))
+            if header.shape == .wholeStanzas && parsed.decoded == nil && channel.isIdle {
+                record = Record(channel: channel, key: key, shape: .wholeStanzas, line: number)
+                noteWholeStanza(nil, data: data, line, channel: channel, key: key)
+                guard !isStopped else { return }
+                let bytes = UnsafeBufferPointer(rebasing: line[data])
+                // Kept while no start tag waits (its place among the stanzas is kept by
+                // handing them out at once), and never a stream's start or end (the
+                // channel handles those).
+                var first = 0
+                while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
+                if queue.isEmpty && held == nil && streamBoundary(bytes, at: first) == nil {
+                    record!.batched = true
+                    batch.add(bytes, channel: channel,
+                              source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time),
+                              column: characterCount(UnsafeBufferPointer(rebasing: line[..<data.lowerBound])) + 1)
+                    if batch.isFull { readBatch() }
+                    return
+                }
+                readBatch()
+                guard !isStopped else { return }
+                channel.startRecord(line: number, direction: header.direction, session: session, time: time)
+                channel.beginWholeRecord()
+                feed(nil, data: data, line, newlineBefore: true)
+                return
+            }
+            readBatch()
+            guard !isStopped else { return }
             channel.startRecord(line: number, direction: header.direction, session: session, time: time)
             begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key, separatedByLineBreaks: false)
             return
         }
         guard let header = parsed.header else { return }
+        if header.shape != .startTag {
+            readBatch()
+            guard !isStopped else { return }
+        }
         let key = ChannelKey(direction: header.source.direction, session: header.source.sessionText)
         if header.shape == .startTag {
             var source = header.source
@@ -404,11 +452,116 @@ public final class LogReader {
     /// The record in progress ends: whole stanzas must have ended with it.
     private func endRecord() {
         guard record != nil else { return }
+        // (A kept record is read with the batch.)
+        if record!.batched {
+            batch.endLast(at: lineNumber)
+            record = nil
+            return
+        }
         let whole = record!.shape == .wholeStanzas && !record!.damaged, channel = record!.channel
         record = nil
         if whole, let channel {
             channel.endWholeRecord()
         }
+    }
+
+    // MARK: - Kept records
+
+    /// Reads the records kept, in order, and hands their stanzas on: those read
+    /// cleanly together, the others read by their channels (as they would have
+    /// been had they not been kept), each as of its line. A record that may go on
+    /// (the last) is then read on by its channel; if it does (`lastGoesOn`), its
+    /// channel reads it whole (its stanza most likely goes on too).
+    private func readBatch(lastGoesOn: Bool = false) {
+        guard !batch.isEmpty else { return }
+        defer {
+            batch.clear()
+            recordLine = nil
+            // (Reading stopped before it: the record is dropped with the batch.)
+            if record?.batched == true { record!.batched = false }
+        }
+        let entries = batch.entries
+        var start = 0
+        var together = 0..<0, alone = 0
+        for index in entries.indices where !isStopped {
+            let entry = entries[index]
+            if index >= together.upperBound && index >= alone {
+                // The records that can be read in one call: ended, of one stream, their channels idle.
+                var next = index
+                while next < entries.count, entries[next].endedAt != nil, entries[next].namespace == entry.namespace,
+                      entries[next].channel.isIdle { next += 1 }
+                if next - index > 1,
+                   batch.readTogether(index..<next, from: start, depthLimit: depthLimit, childSelection: childSelection) {
+                    together = index..<next
+                } else {
+                    alone = max(next, index + 1)
+                }
+            }
+            if together.contains(index) {
+                start = entry.end
+                continue
+            }
+            // (A channel that has read a record alone may hold what the next depends on.)
+            let clean = !(lastGoesOn && entry.endedAt == nil) && entry.channel.isIdle
+                && batch.read(index, from: start, depthLimit: depthLimit, childSelection: childSelection)
+            if !clean {
+                // The stanzas before it first (they may stop the reading).
+                handBatchStanzas()
+                if isStopped { break }
+            }
+            batch.data.withUnsafeBufferPointer { data in
+                let bytes = UnsafeBufferPointer(rebasing: data[(start + 1)..<entry.end])
+                if entry.endedAt == nil {
+                    goOn(entry, bytes, read: clean)
+                } else if !clean {
+                    readAlone(entry, bytes)
+                }
+            }
+            start = entry.end
+        }
+        handBatchStanzas()
+    }
+
+    private func handBatchStanzas() {
+        let entries = batch.entries
+        for (element, index) in batch.stanzas {
+            recordLine = entries[index].source.line
+            if !deliver(element, entries[index].source) { break }
+        }
+        batch.forgetStanzas()
+        recordLine = nil
+    }
+
+    /// A kept record that has ended, read by its channel as its line would have been read.
+    private func readAlone(_ entry: WholeRecordBatch.Entry, _ data: UnsafeBufferPointer<UInt8>) {
+        let channel = entry.channel
+        recordLine = entry.source.line
+        channel.startRecord(entry.source, line: entry.source.line)
+        channel.beginWholeRecord()
+        if channel.feed(data, line: entry.source.line, column: entry.column, newlineBefore: true, exactColumns: true) {
+            recordLine = entry.endedAt
+            channel.endWholeRecord()
+        }
+        recordLine = nil
+        if channel.isStopped { isStopped = true }
+    }
+
+    /// The record being read, kept so far, goes on as a record of its channel:
+    /// its first line fed to the channel unless it was `read` cleanly (the
+    /// channel is then as if it had been).
+    private func goOn(_ entry: WholeRecordBatch.Entry, _ data: UnsafeBufferPointer<UInt8>, read: Bool) {
+        let channel = entry.channel
+        record!.batched = false
+        channel.startRecord(entry.source, line: entry.source.line)
+        channel.beginWholeRecord()
+        if data.contains(where: { !isXMLSpace($0) }) { record!.hasData = true }
+        guard !read else { return }
+        recordLine = entry.source.line
+        if !channel.feed(data, line: entry.source.line, column: entry.column, newlineBefore: true, exactColumns: true) {
+            record!.damaged = true
+        }
+        recordLine = nil
+        if channel.isStopped { isStopped = true }
     }
 
     private func channel(for key: ChannelKey, namespace: @autoclosure () -> String?) -> LogChannel {
@@ -523,6 +676,8 @@ public final class LogReader {
     /// The start tag held for a line goes into the queue, as any start tag waiting for its stanza.
     private func releaseHeld() {
         guard let key = held, let rest = heldRest else { return }
+        // The stanzas of the records kept come before it.
+        readBatch()
         held = nil
         heldRest = nil
         heldTag.withUnsafeBufferPointer { tag in
@@ -573,7 +728,7 @@ public final class LogReader {
     /// tag waits for its stanza, and every stream's namespace is the one its
     /// records give it.
     public var isAtCleanCut: Bool {
-        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty
+        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty
         else { return false }
         for channel in channels.values where !channel.isAtRest { return false }
         return true

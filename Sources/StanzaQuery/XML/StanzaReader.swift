@@ -305,6 +305,16 @@ public final class StanzaReader {
         return restIsBetweenStanzas(context)
     }
 
+    /// Whether the reader is inside a stream between stanzas and holds back
+    /// nothing but blanks: what is fed next is read as it would be by a reader
+    /// of that stream that was fed nothing else.
+    var isBetweenStanzasHoldingNothing: Bool {
+        guard failure == nil, !isStopped, resynchronizer == nil, let context, inStream, open.isEmpty, skipped == 0
+        else { return false }
+        let consumed = documentStart + Int(xmlByteConsumed(context))
+        return retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
+    }
+
     /// Whether the bytes libxml2 has not consumed yet, inside a stream between
     /// stanzas, hold no part of a stanza: blanks, or text (which XMPP does not
     /// put there, and which is skipped like the blanks; libxml2 holds it back
