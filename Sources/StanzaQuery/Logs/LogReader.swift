@@ -30,7 +30,7 @@ public final class LogReader {
     // a Prosody log (callgrind, `body#`), as in the XML reader.
 
     /// The format being read: the one named, or the one detected (`nil` until then).
-    public private(set) var format: LogFormat?
+    @exclusivity(unchecked) public private(set) var format: LogFormat?
     /// How many stanzas have been handed to the handler.
     @exclusivity(unchecked) public private(set) var stanzaCount = 0
     /// The line being read (the last one read, once the log has ended); while
@@ -39,9 +39,9 @@ public final class LogReader {
     /// Whether the handler asked to stop.
     @exclusivity(unchecked) public private(set) var isStopped = false
     /// Elements deeper than this below their stanza are not built (see ``StanzaReader/depthLimit``).
-    public var depthLimit: Int?
+    @exclusivity(unchecked) public var depthLimit: Int?
     /// Which children of a stanza's root are built (see ``StanzaReader/childSelection``).
-    public var childSelection: ChildSelection?
+    @exclusivity(unchecked) public var childSelection: ChildSelection?
 
     private let defaultNamespace: String?
     private let handler: Handler
