@@ -101,6 +101,45 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
+    /// Text a session's reader holds back after a stanza (`foo &bar`, damaged
+    /// once the session's next record comes) while other sessions log on
+    /// across several cuts: a part's fresh reader would never see it, so no
+    /// cut is kept there, and the damage is reported as by one reader.
+    func testTextHeldBackAcrossCuts() throws {
+        var lines = ["Nov 23 09:00:00 c2saaaa\tdebug\tRECV: <iq id='h1'/>foo &bar"]
+        for i in 0..<400 {
+            lines.append("Nov 23 09:00:01 c2sbbbb\tdebug\tRECV: <message id='b\(i)'><body>\(i)</body></message>")
+        }
+        lines.append("Nov 23 09:00:02 c2saaaa\tdebug\tRECV: <presence id='after'/>")
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("held.log", lines.joined(separator: "\n") + "\n").path
+        let run = try Runner.stanzaq(["--threads", "1", "-c", "/", path])
+        XCTAssertEqual(run.stderr, path + ":402:37: EntityRef: expecting ';'\n")
+        for options in [["-c", "/"], ["--line-number", "/@id"], ["--json", "--fields", "line,session", "/@id"]] {
+            try assertSameAsOneThread(options + [path], partSizes: [1, 300, 2000])
+        }
+    }
+
+    /// tshark's follow output without a stream header (a capture started
+    /// mid-stream): its parser keeps the session of the `Filter:` line and the
+    /// length of the chunk it reads, so the log is read by one thread.
+    func testTsharkWithoutAStreamHeader() throws {
+        var text = "===================================================================\nFollow: tcp,ascii\n"
+            + "Filter: tcp.stream eq 0\nNode 0: 203.0.113.7:51234\nNode 1: 198.51.100.1:5222\n"
+        for i in 0..<600 {
+            let data = (0..<5).map { "<iq id='c\(i)-\($0)' type='get'/>" }.joined()
+            text += (i % 2 == 0 ? "" : "\t") + "\(data.utf8.count)\n" + data + "\n"
+        }
+        text += "===================================================================\n"
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("tshark.txt", text).path
+        let run = try Runner.stanzaq(["--threads", "1", "-c", "/", path])
+        XCTAssertEqual(run.output, "3000\n")
+        for options in [["-c", "/"], ["--json", "--fields", "line,session,direction", "/@id"]] {
+            try assertSameAsOneThread(options + [path], partSizes: [1, 300, 2000])
+        }
+    }
+
     func testStandardInput() throws {
         let scratch = try ScratchDirectory()
         let log = try scratch.write("prosody.log", Self.prosodyLog(stanzas: 200))

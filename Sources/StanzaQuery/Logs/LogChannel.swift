@@ -62,10 +62,12 @@ final class LogChannel {
     private let firstNamespace: String?
 
     /// Whether a channel made afresh with the namespace this one was made with
-    /// reads on as this one does: no stanza partly read, no damage being skipped,
-    /// the stream's namespace not changed by a stream header.
+    /// reads on as this one does: no stanza partly read, no text held back (a
+    /// fresh reader would never see `foo &bar` after a stanza, nor report its
+    /// damage), no damage being skipped, the stream's namespace not changed by a
+    /// stream header.
     var isAtRest: Bool {
-        !isStopped && reader.isBetweenStanzas && !reader.isSkippingDamage && namespace == firstNamespace
+        !isStopped && reader.isBetweenStanzasHoldingNothing && !reader.isSkippingDamage && namespace == firstNamespace
     }
 
     /// The start of the stream the reader reads in: it declares the `stream`

@@ -54,11 +54,12 @@ public enum LogFormat: String, CaseIterable, Sendable {
 extension LogFormat {
     /// Whether a part of a log in this format may be read on its own (a parallel
     /// search): its parser can say that it holds nothing from earlier lines.
-    /// ejabberd's (a term may span lines), Dino's, Conversations' and TSV's (a
-    /// header row) keep state, and are read in order.
+    /// ejabberd's (a term may span lines), Dino's, Conversations', TSV's (a
+    /// header row) and tshark's (the session named at the top, the length of the
+    /// chunk being read) keep state, and are read in order.
     public var mayBeCut: Bool {
         switch self {
-        case .ejabberd, .dino, .conversations, .tsv: return false
+        case .ejabberd, .dino, .conversations, .tsv, .tshark: return false
         default: return true
         }
     }

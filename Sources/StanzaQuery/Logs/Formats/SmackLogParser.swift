@@ -7,8 +7,9 @@
 /// the socket carried (a read may end inside a stanza, and a message with
 /// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
 final class SmackLogParser: LogLineParser {
-    /// It keeps nothing from one line to the next.
-    var isAtRest: Bool { true }
+    /// At rest when it keeps no logcat tag: a line after a logcat record may
+    /// continue it, which a parser started on that line could not know.
+    var isAtRest: Bool { tag == nil }
 
     /// The logcat tag of the last record: a line of another tag is not its continuation.
     private var tag: [UInt8]?

@@ -7,8 +7,8 @@
 /// opens the stream): its data is `out`, node 1's `in`. The session is the
 /// filter (`tcp.stream eq 0`).
 final class TsharkFollowParser: LogLineParser {
-    /// It keeps nothing from one line to the next.
-    var isAtRest: Bool { true }
+    // Never at rest (the protocol's default): it keeps the session from the
+    // `Filter:` line and the length of the chunk being read.
 
     private var session: String?
     /// Bytes of the current chunk still to come, and its direction.
