@@ -120,33 +120,26 @@ public struct RecordFormatter {
             out.append(contentsOf: separator)
             return
         }
+        // JSON: an object keyed by the columns' names, or an array.
         writeEnvelope(file: file, stanza: stanza, source: source, columns: false, into: &out) { out in
-            if format == .json && !columnNames.isEmpty {
+            func writeJSON(_ value: QueryValue?) {
+                if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+            }
+            if !columnNames.isEmpty {
                 var object = JSONObjectWriter(into: &out)
                 for (name, value) in zip(columnNames, values) {
                     object.key(name, into: &out)
-                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+                    writeJSON(value)
                 }
                 object.close(into: &out)
                 return
             }
-            if format == .json { out.append(UInt8(ascii: "[")) }
-            if format != .json {
-                // The fields lead the row, as columns.
-                for field in fields {
-                    if let value = field.value(in: source) { writeField(value, into: &out) }
-                    out.append(UInt8(ascii: "\t"))
-                }
-            }
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out.append(format == .json ? UInt8(ascii: ",") : UInt8(ascii: "\t")) }
-                if format == .json {
-                    if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
-                } else if let value {
-                    writeField(value, into: &out)
-                }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeJSON(value)
             }
-            if format == .json { out.append(UInt8(ascii: "]")) }
+            out.append(UInt8(ascii: "]"))
         }
     }
 
