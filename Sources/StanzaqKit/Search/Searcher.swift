@@ -268,6 +268,10 @@ public final class Searcher {
                 // A part that continues an XMPP stream, or a log, is read as the parts before it.
                 let known: InputKind? = part?.continuing != nil ? .xml
                     : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : nil }
+                if let kind = known ?? options.input {
+                    begin(kind)
+                    return try feed(bytes)
+                }
                 if start.isEmpty {
                     // Most inputs are told by their first bytes: look at those
                     // rather than copy the whole first chunk (a small file's
@@ -275,14 +279,13 @@ public final class Searcher {
                     // Recognition of a prefix, not at the end, answers as of the
                     // whole or not at all.
                     let head = Array(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)))
-                    if let kind = known ?? options.input ?? InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {
+                    if let kind = InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {
                         begin(kind)
                         return try feed(bytes)
                     }
                 }
                 start.append(contentsOf: bytes)
-                guard let kind = known ?? options.input ?? InputKind.recognise(start, atEnd: atEnd)
-                else { return true }
+                guard let kind = InputKind.recognise(start, atEnd: atEnd) else { return true }
                 begin(kind)
                 let bytes = start
                 start = []
@@ -376,8 +379,7 @@ public final class Searcher {
     /// whose root's start tag has just been read counts, so that only those
     /// are built whole (callgrind: most of the work of `-s '/<type=error>'` was
     /// building and freeing the whole tree of every stanza, to print one in
-    /// hundreds). The searcher evaluates the queries again on the stanza read,
-    /// When every query was evaluated without error, `record` is told whether one
+    /// hundreds). When every query was evaluated without error, `record` is told whether one
     /// had a result, and the searcher takes that answer for the stanza (the same,
     /// as ``Query/isDecidedByStartTag`` says) instead of evaluating again; after an
     /// error, the stanza is built whole and evaluated again, and the error
@@ -427,8 +429,8 @@ public final class Searcher {
 
     /// Evaluates what the sink asks for on one stanza and hands it over; returns
     /// whether the stanza counts (has a result, or, inverted, none).
-    @inline(__always)
     /// `decided`: whether a query has a result, already known (see ``wholeStanzaTest(for:record:)``).
+    @inline(__always)
     private func handle<Sink: SearchSink>(_ stanza: Element, in place: StanzaPlace, sink: Sink,
                                           decided: Bool? = nil) throws(OutputError) -> Bool {
         switch sink.evaluation {
