@@ -308,7 +308,7 @@ final class ParallelSearch: @unchecked Sendable {
                     searchFrom = newline
                     return nil
                 }
-                let previousStart = newline == 0 ? 0 : (lastNewline(in: buffer, before: newline).map { $0 + 1 } ?? 0)
+                let previousStart = buffer[..<newline].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
                 if lineStart > 4 * partSize
                     || buffer.withUnsafeBufferPointer({ format.mayStartPart(at: UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd]),
                                                                             after: UnsafeBufferPointer(rebasing: $0[previousStart..<newline])) }) {
@@ -601,22 +601,13 @@ final class LogCuts: @unchecked Sendable {
     }
 }
 
-/// The first line feed in `bytes` at or after `from`.
+/// The first line feed in `bytes` at or after `from` (CByteSearch's search, as the scanner's).
 private func firstNewline(in bytes: [UInt8], from: Int) -> Int? {
     bytes.withUnsafeBufferPointer { buffer in
-        guard from < buffer.count, let base = buffer.baseAddress, let found = memchr(base + from, 0x0A, buffer.count - from) else { return nil }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        guard from < buffer.count, let base = buffer.baseAddress else { return nil }
+        let found = stanzaq_find_byte(base, from, buffer.count, 0x0A)
+        return found < buffer.count ? found : nil
     }
-}
-
-/// The last line feed in `bytes` before `end`.
-private func lastNewline(in bytes: [UInt8], before end: Int) -> Int? {
-    var index = end - 1
-    while index >= 0 {
-        if bytes[index] == 0x0A { return index }
-        index -= 1
-    }
-    return nil
 }
 
 /// How many line feeds `bytes` holds.
