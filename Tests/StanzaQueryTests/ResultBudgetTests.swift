@@ -30,6 +30,16 @@ final class ResultBudgetTests: XCTestCase {
         XCTAssertEqual(try Query("").find(in: element, limits: EvaluationLimits(resultBytes: 16)).count, 1)
         XCTAssertEqual(evaluationError("", in: element, limits: EvaluationLimits(resultBytes: 15)),
                        message.replacingOccurrences(of: " 10 ", with: " 15 "))
+        // The first result of a path that only goes down (a walk of its own)
+        // is bounded as every result is: within at 16 bytes, over at 15.
+        XCTAssertNotNil(try Query("").findFirst(in: element, limits: EvaluationLimits(resultBytes: 16)))
+        let root = try Query("")
+        do {
+            _ = try root.findFirst(in: element, limits: EvaluationLimits(resultBytes: 15))
+            XCTFail("findFirst over the budget gave a result")
+        } catch {
+            XCTAssertEqual(error.message, message.replacingOccurrences(of: " 10 ", with: " 15 "))
+        }
     }
 
     /// Duplicates share one string: the text of an element in several runs is
