@@ -52,6 +52,9 @@ public final class LogReader {
     /// Records of whole stanzas kept to be read together, and the line of the one being read.
     @exclusivity(unchecked) private var batch: WholeRecordBatch
     @exclusivity(unchecked) private var recordLine: Int?
+    /// Whether records of whole stanzas are kept to be read together (``WholeRecordBatch``);
+    /// off, every record is read by its channel as it comes (the tests compare the two).
+    var keepsRecords = true
     @exclusivity(unchecked) private var lineNumber = 0
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
@@ -290,7 +293,7 @@ public final class LogReader {
 
     private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard !isStopped, let parsed = parser?.parse(line) else { return }
-        if record?.batched == true && parsed.kind != .record && parsed.kind != .text {
+        if record?.batched == true && parsed.kind != .record && parsed.kind != .text && !(parsed.kind == .more && parsed.decoded == nil) {
             // The kept record may go on in this line: it is read now, and its channel reads on.
             readBatch(lastGoesOn: true)
             guard !isStopped else { return }
@@ -314,6 +317,7 @@ public final class LogReader {
             startRecord(parsed, data: parsed.payload, line, number: number)
         case .more:
             guard record != nil, !record!.damaged else { return }
+            if record!.batched && parsed.decoded == nil && keepContinuation(parsed.payload, line, number: number) { return }
             continueRecord(parsed, line, number: number)
         case .maybeMoreElseRecord:
             if let current = record, !current.damaged, let channel = current.channel, !channel.isBetweenStanzas {
@@ -364,7 +368,7 @@ public final class LogReader {
                 // channel handles those).
                 var first = 0
                 while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
-                if queue.isEmpty && held == nil && streamBoundary(bytes, at: first) == nil {
+                if keepsRecords && queue.isEmpty && held == nil && streamBoundary(bytes, at: first) == nil {
                     record!.batched = true
                     batch.add(bytes, channel: channel,
                               source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time),
@@ -417,6 +421,23 @@ public final class LogReader {
             noteWholeStanza(parsed.decoded, data: data, line, channel: channel, key: key)
         }
         feed(parsed.decoded, data: data, line, newlineBefore: shape == .wholeStanzas || separatedByLineBreaks)
+    }
+
+    /// A kept record goes on in this line: kept with it, unless the line starts or
+    /// ends a stream (its channel handles those). False if it is not kept.
+    private func keepContinuation(_ data: Range<Int>, _ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+        let bytes = UnsafeBufferPointer(rebasing: line[data])
+        var first = 0
+        while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
+        guard streamBoundary(bytes, at: first) == nil else {
+            // The record goes on in its channel.
+            readBatch()
+            return false
+        }
+        record!.line = number
+        batch.extendLast(bytes, line: number, column: characterCount(UnsafeBufferPointer(rebasing: line[..<data.lowerBound])) + 1)
+        if batch.isFull { readBatch() }
+        return true
     }
 
     private func continueRecord(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
@@ -509,13 +530,10 @@ public final class LogReader {
                 handBatchStanzas()
                 if isStopped { break }
             }
-            batch.data.withUnsafeBufferPointer { data in
-                let bytes = UnsafeBufferPointer(rebasing: data[(start + 1)..<entry.end])
-                if entry.endedAt == nil {
-                    goOn(entry, bytes, read: clean)
-                } else if !clean {
-                    readAlone(entry, bytes)
-                }
+            if entry.endedAt == nil {
+                goOn(index, from: start, read: clean)
+            } else if !clean {
+                readAlone(index, from: start)
             }
             start = entry.end
         }
@@ -524,21 +542,46 @@ public final class LogReader {
 
     private func handBatchStanzas() {
         let entries = batch.entries
-        for (element, index) in batch.stanzas {
-            recordLine = entries[index].source.line
-            if !deliver(element, entries[index].source) { break }
+        for (element, index, line, endLine) in batch.stanzas {
+            let entry = entries[index]
+            recordLine = endLine == 0 ? entry.source.line : endLine
+            if line == 0 {
+                if !deliver(element, entry.source) { break }
+            } else {
+                var source = entry.source
+                source.line = line
+                if !deliver(element, source) { break }
+            }
         }
         batch.forgetStanzas()
         recordLine = nil
     }
 
-    /// A kept record that has ended, read by its channel as its line would have been read.
-    private func readAlone(_ entry: WholeRecordBatch.Entry, _ data: UnsafeBufferPointer<UInt8>) {
+    /// Feeds the kept record `index` (its data from `start`) to its channel, line
+    /// by line as it would have been fed: false at damage (the lines after it are not fed).
+    private func feedKept(_ index: Int, from start: Int, to channel: LogChannel) -> Bool {
+        let entry = batch.entries[index]
+        return batch.data.withUnsafeBufferPointer { data in
+            var from = start + 1, line = entry.source.line, column = entry.column
+            for continuation in batch.continuations[entry.continuations] {
+                recordLine = line
+                if !channel.feed(UnsafeBufferPointer(rebasing: data[from..<continuation.newline]), line: line, column: column,
+                                 newlineBefore: true, exactColumns: true) { return false }
+                (from, line, column) = (continuation.newline + 1, continuation.line, continuation.column)
+            }
+            recordLine = line
+            return channel.feed(UnsafeBufferPointer(rebasing: data[from..<entry.end]), line: line, column: column,
+                                newlineBefore: true, exactColumns: true)
+        }
+    }
+
+    /// A kept record that has ended, read by its channel as its lines would have been read.
+    private func readAlone(_ index: Int, from start: Int) {
+        let entry = batch.entries[index]
         let channel = entry.channel
-        recordLine = entry.source.line
         channel.startRecord(entry.source, line: entry.source.line)
         channel.beginWholeRecord()
-        if channel.feed(data, line: entry.source.line, column: entry.column, newlineBefore: true, exactColumns: true) {
+        if feedKept(index, from: start, to: channel) {
             recordLine = entry.endedAt
             channel.endWholeRecord()
         }
@@ -547,17 +590,17 @@ public final class LogReader {
     }
 
     /// The record being read, kept so far, goes on as a record of its channel:
-    /// its first line fed to the channel unless it was `read` cleanly (the
+    /// its lines so far fed to the channel unless it was `read` cleanly (the
     /// channel is then as if it had been).
-    private func goOn(_ entry: WholeRecordBatch.Entry, _ data: UnsafeBufferPointer<UInt8>, read: Bool) {
+    private func goOn(_ index: Int, from start: Int, read: Bool) {
+        let entry = batch.entries[index]
         let channel = entry.channel
         record!.batched = false
         channel.startRecord(entry.source, line: entry.source.line)
         channel.beginWholeRecord()
-        if data.contains(where: { !isXMLSpace($0) }) { record!.hasData = true }
+        if batch.data[(start + 1)..<entry.end].contains(where: { !isXMLSpace($0) }) { record!.hasData = true }
         guard !read else { return }
-        recordLine = entry.source.line
-        if !channel.feed(data, line: entry.source.line, column: entry.column, newlineBefore: true, exactColumns: true) {
+        if !feedKept(index, from: start, to: channel) {
             record!.damaged = true
         }
         recordLine = nil

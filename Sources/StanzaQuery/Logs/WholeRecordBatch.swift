@@ -1,4 +1,6 @@
-/// Records of whole stanzas, one line each, read together (``LogReader``).
+/// Records of whole stanzas read together (``LogReader``): lines of their own,
+/// and the lines that continue them (Prosody's tab-indented lines of a stanza
+/// whose text has line breaks).
 ///
 /// Read as they come, each record is a call of libxml2 for its own channel's
 /// reader, between the log's parsing of the lines around it: on a Prosody
@@ -23,7 +25,9 @@ final class WholeRecordBatch {
         /// Its stream's default namespace (the channel's when it was kept).
         let namespace: String?
         /// Where its data ends in ``data``.
-        let end: Int
+        var end: Int
+        /// Its lines after the first, in ``continuations``.
+        var continuations: Range<Int>
         /// The line being read when the record ended (`nil` while it may go on).
         var endedAt: Int?
     }
@@ -33,10 +37,20 @@ final class WholeRecordBatch {
     // accesses it re-entrantly, and the run-time checks were about 1.5% of
     // reading a Prosody log (callgrind, `body#`).
 
+    /// A line that continues a record: where its line break is in ``data``, and
+    /// the line and column of the log where its data starts.
+    struct Continuation {
+        let newline: Int
+        let line: Int
+        let column: Int
+    }
+
     /// The records kept, in log order.
     @exclusivity(unchecked) private(set) var entries: [Entry] = []
     /// Their data, each after a line break (as its channel would be fed it).
     @exclusivity(unchecked) private(set) var data: [UInt8] = []
+    /// The lines that continue them, in log order.
+    @exclusivity(unchecked) private(set) var continuations: [Continuation] = []
     var isEmpty: Bool { entries.isEmpty }
     /// How much data is kept before it is read: its stanzas wait until then.
     private static let capacity = 1 << 14
@@ -45,8 +59,12 @@ final class WholeRecordBatch {
     private let defaultNamespace: String?
     /// The readers, and how many bytes each has been fed (its stream's header included).
     @exclusivity(unchecked) private var readers: [(namespace: String?, reader: StanzaReader, fed: Int)] = []
-    /// The stanzas read, with the index of their record.
-    @exclusivity(unchecked) private(set) var stanzas: [(element: Element, entry: Int)] = []
+    /// The stanzas read, with the index of their record, and for a record of
+    /// several lines the line where the stanza starts and the one where it ends
+    /// (0: the record's first line). A channel fed the record line by line
+    /// gives a stanza the line where it starts, and hands it on while the line
+    /// where it ends is read.
+    @exclusivity(unchecked) private(set) var stanzas: [(element: Element, entry: Int, line: Int, endLine: Int)] = []
     @exclusivity(unchecked) private var reading = 0
     @exclusivity(unchecked) private var damaged = false
     /// Read together: where each stanza read ends in the reader's input.
@@ -61,7 +79,19 @@ final class WholeRecordBatch {
     func add(_ bytes: UnsafeBufferPointer<UInt8>, channel: LogChannel, source: StanzaSource, column: Int) {
         data.append(0x0A)
         data.append(contentsOf: bytes)
-        entries.append(Entry(channel: channel, source: source, column: column, namespace: channel.namespace, end: data.count))
+        entries.append(Entry(channel: channel, source: source, column: column, namespace: channel.namespace, end: data.count,
+                             continuations: continuations.count..<continuations.count))
+    }
+
+    /// The last record kept goes on in line `line`: `bytes` is its data there,
+    /// starting at `column`.
+    func extendLast(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, column: Int) {
+        continuations.append(Continuation(newline: data.count, line: line, column: column))
+        data.append(0x0A)
+        data.append(contentsOf: bytes)
+        let last = entries.count - 1
+        entries[last].end = data.count
+        entries[last].continuations = entries[last].continuations.lowerBound..<continuations.count
     }
 
     /// The last record kept has ended, while line `line` was read.
@@ -74,6 +104,8 @@ final class WholeRecordBatch {
     /// cleanly, its stanzas added to ``stanzas``; false if its channel must read it.
     func read(_ index: Int, from start: Int, depthLimit: Int?, childSelection: ChildSelection?) -> Bool {
         let entry = entries[index]
+        // (A record of several lines is read alone by its channel, line by line.)
+        guard entry.continuations.isEmpty else { return false }
         let slot = readers.firstIndex(where: { $0.namespace == entry.namespace })
             ?? makeReader(namespace: entry.namespace, depthLimit: depthLimit, childSelection: childSelection)
         let reader = readers[slot].reader
@@ -135,15 +167,31 @@ final class WholeRecordBatch {
             while entries[entry].end <= begin { entry += 1 }
             guard last <= entries[entry].end else { return false }
             stanzas[first + number].entry = entry
+            if !entries[entry].continuations.isEmpty {
+                // (Fed line by line, a reader holding text before the stanza would start it on a later line.)
+                guard data[begin] == 0x3C else { return false }
+                stanzas[first + number].line = lineOf(begin, in: entries[entry])
+                stanzas[first + number].endLine = lineOf(last - 1, in: entries[entry])
+            }
             previousEnd = last
         }
         for index in previousEnd..<end where !isXMLSpace(data[index]) { return false }
         return true
     }
 
+    /// The line of the log that holds the byte at `offset` of a record of several lines.
+    private func lineOf(_ offset: Int, in entry: Entry) -> Int {
+        var line = entry.source.line
+        for continuation in continuations[entry.continuations] {
+            guard continuation.newline < offset else { break }
+            line = continuation.line
+        }
+        return line
+    }
+
     private func makeReader(namespace: String?, depthLimit: Int?, childSelection: ChildSelection?) -> Int {
         let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
-            self.stanzas.append((element, self.reading))
+            self.stanzas.append((element, self.reading, 0, 0))
             if let feeding = self.feeding, let place = feeding.currentPlace { self.ends.append(place.bytes.upperBound) }
             return true
         }
@@ -168,6 +216,7 @@ final class WholeRecordBatch {
     func clear() {
         entries.removeAll(keepingCapacity: true)
         data.removeAll(keepingCapacity: true)
+        continuations.removeAll(keepingCapacity: true)
         stanzas.removeAll(keepingCapacity: true)
     }
 }
