@@ -21,7 +21,16 @@ final class LogChannel {
     private let defaultNamespace: String?
     private let depthLimit: Int?
     private let childSelection: ChildSelection?
-    @exclusivity(unchecked) private var reader: StanzaReader!
+    /// The reader, made when the channel is first fed: most channels of a log whose
+    /// records are kept and read together (``WholeRecordBatch``) are never fed, and
+    /// making a reader (a libxml2 parser fed a stream's header) cost 121,000
+    /// instructions, for each direction of each session in each part of a log
+    /// read in parallel (callgrind). Until then the channel is as a fresh one:
+    /// between stanzas, holding nothing.
+    @exclusivity(unchecked) private var madeReader: StanzaReader?
+    /// The start of the stream its reader reads in, for the namespace `headerNamespace`.
+    private var header: [UInt8] = []
+    private var headerNamespace: String??
     @exclusivity(unchecked) private var readerLine = 1
     @exclusivity(unchecked) private var readerColumn = 1
     @exclusivity(unchecked) private var segments: [Segment] = []
@@ -56,7 +65,7 @@ final class LogChannel {
     }
 
     /// Whether no stanza is partly read.
-    var isBetweenStanzas: Bool { reader.isBetweenStanzas }
+    var isBetweenStanzas: Bool { madeReader?.isBetweenStanzas ?? true }
 
     /// The namespace the channel was made with.
     private let firstNamespace: String?
@@ -67,7 +76,8 @@ final class LogChannel {
     /// damage), no damage being skipped, the stream's namespace not changed by a
     /// stream header.
     var isAtRest: Bool {
-        !isStopped && reader.isBetweenStanzasHoldingNothing && !reader.isSkippingDamage && namespace == firstNamespace
+        !isStopped && (madeReader.map { $0.isBetweenStanzasHoldingNothing && !$0.isSkippingDamage } ?? true)
+            && namespace == firstNamespace
     }
 
     /// The start of the stream the reader reads in: it declares the `stream`
@@ -79,8 +89,13 @@ final class LogChannel {
     /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
     static func streamHeader(namespace: String?, defaultNamespace: String?) -> [UInt8] {
         var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
-        if let namespace, defaultNamespace == nil {
-            header += " xmlns='" + namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;").replacingOccurrences(of: "<", with: "&lt;") + "'"
+        if var namespace, defaultNamespace == nil {
+            // (Foundation's replacing cost 51,000 instructions a header, callgrind: only where needed.)
+            if namespace.utf8.contains(where: { $0 == 0x26 || $0 == 0x27 || $0 == 0x3C }) {
+                namespace = namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;")
+                    .replacingOccurrences(of: "<", with: "&lt;")
+            }
+            header += " xmlns='" + namespace + "'"
         }
         return Array((header + ">").utf8)
     }
@@ -92,18 +107,32 @@ final class LogChannel {
     /// `openStart` is set).
     var isIdle: Bool {
         if knownIdle { return true }
-        knownIdle = openStart == nil && !isStopped && reader.isBetweenStanzasHoldingNothing
+        knownIdle = openStart == nil && !isStopped && (madeReader?.isBetweenStanzasHoldingNothing ?? true)
         return knownIdle
     }
     @exclusivity(unchecked) private var knownIdle = false
 
-    /// A fresh reader inside the stream.
+    /// A fresh reader inside the stream (made when it is first fed).
     private func restart() {
         knownIdle = false
+        madeReader = nil
+        if headerNamespace != .some(namespace) {
+            header = streamHeader
+            headerNamespace = .some(namespace)
+        }
+        readerLine = 1
+        readerColumn = characterCount(header.withUnsafeBufferPointer { $0 }) + 1
+        segments.removeAll(keepingCapacity: true)
+        openStart = nil
+    }
+
+    /// The reader, made if it was not.
+    private var reader: StanzaReader {
+        if let madeReader { return madeReader }
         // The reader's recovery skips a damaged stanza and reads on where a stanza can
         // start, as in XML input (stanzaq(1), INPUT): complete stanzas that follow the
         // damage in the same record, or in later records, are read.
-        reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
+        let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
             self.stanzaEnded(element)
         }
         reader.damageHandler = { [unowned self] damage in
@@ -112,12 +141,9 @@ final class LogChannel {
         }
         reader.depthLimit = depthLimit
         reader.childSelection = childSelection
-        let header = streamHeader
         try? reader.feed(header)
-        readerLine = 1
-        readerColumn = characterCount(header.withUnsafeBufferPointer { $0 }) + 1
-        segments.removeAll(keepingCapacity: true)
-        openStart = nil
+        madeReader = reader
+        return reader
     }
 
     // MARK: - Whole records
@@ -148,7 +174,7 @@ final class LogChannel {
     /// Ends a reader that is skipping damage: the damage is reported, and whatever
     /// follows it in the data fed so far is read. Returns false if it was not skipping.
     private func flushDamage() -> Bool {
-        guard reader.isSkippingDamage else { return false }
+        guard let reader = madeReader, reader.isSkippingDamage else { return false }
         try? reader.finish()
         restart()
         return true
@@ -192,7 +218,7 @@ final class LogChannel {
             var first = start
             while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
             guard let skip = streamBoundary(bytes, at: first) else { break }
-            if !reader.isBetweenStanzas && !flushDamage() { cutOff("a new stream starts before the stanza ends") }
+            if !isBetweenStanzas && !flushDamage() { cutOff("a new stream starts before the stanza ends") }
             if let declared = skip.namespace { namespace = declared.isEmpty ? nil : declared }
             restart()
             start = skip.end
@@ -224,7 +250,7 @@ final class LogChannel {
     /// Declares that the record in progress ends (its stanzas should be whole).
     func endWholeRecord() {
         defer { recordingWholeRecord = false }
-        guard !reader.isBetweenStanzas else { return }
+        guard let reader = madeReader, !reader.isBetweenStanzas else { return }
         // The record's stanzas end with it: its end is the end of the reader's input.
         // libxml2 waits for more input before it reports some damage (an `&` with no
         // `;`); told that the input ended, it reports it, and the stanzas after the
@@ -240,7 +266,7 @@ final class LogChannel {
 
     /// Declares the end of the log.
     func finish() {
-        if !reader.isBetweenStanzas && !flushDamage() { cutOff("unexpected end of log inside a stanza") }
+        if !isBetweenStanzas && !flushDamage() { cutOff("unexpected end of log inside a stanza") }
     }
 
     private func cutOff(_ message: String) {
@@ -251,6 +277,7 @@ final class LogChannel {
 
     private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) -> Bool {
         knownIdle = false
+        let reader = self.reader
         let wasBetween = reader.isBetweenStanzas
         endedInFeed = 0
         do {
