@@ -358,6 +358,12 @@ public final class LogReader {
                 return
             }
             let channel = channel(for: key, namespace: Self.string(namespace))
+            if batch.isFull {
+                // Read before this record is kept, when every record kept has ended (a
+                // record that may go on is read by its channel, and costs a reader).
+                readBatch()
+                guard !isStopped else { return }
+            }
             if header.shape == .wholeStanzas && parsed.decoded == nil && channel.isIdle {
                 record = Record(channel: channel, key: key, shape: .wholeStanzas, line: number)
                 noteWholeStanza(nil, data: data, line, channel: channel, key: key)
@@ -373,7 +379,6 @@ public final class LogReader {
                     batch.add(bytes, channel: channel,
                               source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time),
                               column: characterCount(UnsafeBufferPointer(rebasing: line[..<data.lowerBound])) + 1)
-                    if batch.isFull { readBatch() }
                     return
                 }
                 readBatch()
@@ -436,7 +441,7 @@ public final class LogReader {
         }
         record!.line = number
         batch.extendLast(bytes, line: number, column: characterCount(UnsafeBufferPointer(rebasing: line[..<data.lowerBound])) + 1)
-        if batch.isFull { readBatch() }
+        if batch.isOverfull { readBatch() }
         return true
     }
 

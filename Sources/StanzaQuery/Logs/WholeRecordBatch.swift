@@ -55,6 +55,9 @@ final class WholeRecordBatch {
     /// How much data is kept before it is read: its stanzas wait until then.
     private static let capacity = 1 << 14
     var isFull: Bool { data.count >= Self.capacity }
+    /// A record of many lines goes on past ``isFull`` (its lines are kept until it
+    /// ends), up to this.
+    var isOverfull: Bool { data.count >= 4 * Self.capacity }
 
     private let defaultNamespace: String?
     /// The readers, and how many bytes each has been fed (its stream's header included).
