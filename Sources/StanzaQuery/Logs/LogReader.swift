@@ -506,15 +506,15 @@ public final class LogReader {
             // (Reading stopped before it: the record is dropped with the batch.)
             if record?.batched == true { record!.batched = false }
         }
+        // (Fields are read in place: a copy of an entry retained and released its channel and texts.)
         let entries = batch.entries
         var start = 0
         var together = 0..<0, alone = 0
         for index in entries.indices where !isStopped {
-            let entry = entries[index]
             if index >= together.upperBound && index >= alone {
                 // The records that can be read in one call: ended, of one stream, their channels idle.
                 var next = index
-                while next < entries.count, entries[next].endedAt != nil, entries[next].namespace == entry.namespace,
+                while next < entries.count, entries[next].endedAt != nil, entries[next].namespace == entries[index].namespace,
                       entries[next].channel.isIdle { next += 1 }
                 if next - index > 1,
                    batch.readTogether(index..<next, from: start, depthLimit: depthLimit, childSelection: childSelection) {
@@ -524,23 +524,24 @@ public final class LogReader {
                 }
             }
             if together.contains(index) {
-                start = entry.end
+                start = entries[index].end
                 continue
             }
             // (A channel that has read a record alone may hold what the next depends on.)
-            let clean = !(lastGoesOn && entry.endedAt == nil) && entry.channel.isIdle
+            let ended = entries[index].endedAt != nil
+            let clean = !(lastGoesOn && !ended) && entries[index].channel.isIdle
                 && batch.read(index, from: start, depthLimit: depthLimit, childSelection: childSelection)
             if !clean {
                 // The stanzas before it first (they may stop the reading).
                 handBatchStanzas()
                 if isStopped { break }
             }
-            if entry.endedAt == nil {
+            if !ended {
                 goOn(index, from: start, read: clean)
             } else if !clean {
                 readAlone(index, from: start)
             }
-            start = entry.end
+            start = entries[index].end
         }
         handBatchStanzas()
     }
@@ -548,12 +549,11 @@ public final class LogReader {
     private func handBatchStanzas() {
         let entries = batch.entries
         for (element, index, line, endLine) in batch.stanzas {
-            let entry = entries[index]
-            recordLine = endLine == 0 ? entry.source.line : endLine
+            recordLine = endLine == 0 ? entries[index].source.line : endLine
             if line == 0 {
-                if !deliver(element, entry.source) { break }
+                if !deliver(element, entries[index].source) { break }
             } else {
-                var source = entry.source
+                var source = entries[index].source
                 source.line = line
                 if !deliver(element, source) { break }
             }

@@ -106,19 +106,19 @@ final class WholeRecordBatch {
     /// Reads the record `index` (its data from `start`): true if it was read
     /// cleanly, its stanzas added to ``stanzas``; false if its channel must read it.
     func read(_ index: Int, from start: Int, depthLimit: Int?, childSelection: ChildSelection?) -> Bool {
-        let entry = entries[index]
         // (A record of several lines is read alone by its channel, line by line.)
-        guard entry.continuations.isEmpty else { return false }
-        let slot = readers.firstIndex(where: { $0.namespace == entry.namespace })
-            ?? makeReader(namespace: entry.namespace, depthLimit: depthLimit, childSelection: childSelection)
+        guard entries[index].continuations.isEmpty else { return false }
+        let end = entries[index].end
+        let slot = readers.firstIndex(where: { $0.namespace == entries[index].namespace })
+            ?? makeReader(namespace: entries[index].namespace, depthLimit: depthLimit, childSelection: childSelection)
         let reader = readers[slot].reader
         let before = stanzas.count
         reading = index
         damaged = false
         let fed: Bool = data.withUnsafeBytes { bytes in
-            (try? reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<entry.end]))) != nil
+            (try? reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))) != nil
         }
-        readers[slot].fed += entry.end - start
+        readers[slot].fed += end - start
         if fed && !damaged && reader.isBetweenStanzasHoldingNothing { return true }
         stanzas.removeSubrange(before...)
         readers.remove(at: slot)

@@ -166,10 +166,9 @@ final class ProsodyLogParser: LogLineParser {
             let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
             return (time, nameStart..<nameEnd, tab + 1)
         }
-        // File sink: TIME NAME\tLEVEL\tMESSAGE.
+        // File sink: TIME NAME\tLEVEL\tMESSAGE (NAME is the word before the tab, found above).
         guard let secondTab = line.firstIndex(of: 0x09, from: tab + 1), isLevel(line, (tab + 1)..<secondTab) else { return nil }
-        var nameStart = tab
-        while nameStart > 0, line[nameStart - 1] != 0x20 { nameStart -= 1 }
+        let nameStart = wordStart
         guard nameStart < tab else { return nil }
         let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
         return (time.flatMap { $0.isEmpty ? nil : $0 }, nameStart..<tab, secondTab + 1)
