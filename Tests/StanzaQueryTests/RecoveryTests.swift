@@ -47,6 +47,24 @@ final class RecoveryTests: XCTestCase {
         XCTAssertTrue(reader.isStopped)
     }
 
+    func testAStanzaStartingWhereAnotherEndedIsReadAlikeHoweverItIsFed() throws {
+        // The root of <iq id='b'> is at column 12 of its line; a child <iq> indented
+        // by 2 is taken for a new stanza (the one before cut off). Fed in small
+        // pieces, the reader keeps only the stanza's own bytes and saw the root at
+        // column 0, so the child was a child: found by the reader fuzzer. (And the
+        // stray end tag's name, cut by a read, was quoted as far as it had come.)
+        let bytes = Array("<iq id='a'/><iq id='b' type='get'>\n  <iq id='c'/>\n</iq>\n<iq id='d'/>\n".utf8)
+        let whole = try read(bytes)
+        XCTAssertEqual(whole.stanzas, ["<iq id='a'/>", "<iq id='c'/>", "<iq id='d'/>"])
+        XCTAssertEqual(whole.damages.map(\.description), ["1:13: <iq> is not closed (a new <iq> starts at 2:3)",
+                                                          "3:1: end tag </iq> where no element is open"])
+        for chunk in 1...7 {
+            let split = try read(bytes, chunk: chunk)
+            XCTAssertEqual(split.stanzas, whole.stanzas, "chunk \(chunk)")
+            XCTAssertEqual(split.damages.map(\.description), whole.damages.map(\.description), "chunk \(chunk)")
+        }
+    }
+
     func testByteOrderMarkSplitAcrossReadsGivesTheSameAnswer() throws {
         // A stray 0xEF, then XML: the same answer whether it comes alone or not.
         let bytes: [UInt8] = [0xEF] + Array("    <m id='1'/>".utf8)

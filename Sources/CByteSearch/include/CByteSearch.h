@@ -65,6 +65,26 @@ static inline ptrdiff_t stanzaq_find_byte(const uint8_t *base, ptrdiff_t from, p
     return found ? (const uint8_t *)found - base : end;
 }
 
+/// The offset of the last `byte` among the `count` bytes at `base`, or -1 if
+/// there is none: sixteen bytes at a time from the end. (A reader that forgets
+/// the bytes of a stanza looks for the line feed that starts the last line.)
+static inline ptrdiff_t stanzaq_find_last_byte(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
+    ptrdiff_t i = count;
+#if defined(__SSE2__)
+    const __m128i wanted = _mm_set1_epi8((char)byte);
+    for (; i >= 16; i -= 16) {
+        const __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(base + i - 16));
+        const unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted));
+        if (mask != 0) return i - 16 + (31 - __builtin_clz(mask));
+    }
+#endif
+    while (i > 0) {
+        i--;
+        if (base[i] == byte) return i;
+    }
+    return -1;
+}
+
 /// How many of the `count` bytes at `base` are `byte`: sixteen at a time,
 /// the matches summed in byte lanes for up to 255 blocks before they could
 /// overflow, then added up (`psadbw`). A line count of a part of the input,

@@ -1,3 +1,5 @@
+import CByteSearch
+
 /// Finds where reading can go on after damage: the end of the damaged stanza,
 /// or the next place where a stanza (or a stream) can start.
 ///
@@ -95,7 +97,7 @@ struct Resynchronizer {
 
     /// Scans `bytes` (whose first byte is at absolute offset `base`) from ``keepFrom``.
     /// `atEnd`: no more input will come, so an unfinished token is text.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, atEnd: Bool) -> Outcome {
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore, atEnd: Bool) -> Outcome {
         let end = base + bytes.count
         var p = keepFrom
         @inline(__always) func at(_ offset: Int) -> UInt8 { bytes[offset - base] }
@@ -205,14 +207,14 @@ struct Resynchronizer {
                 if open.isEmpty {
                     if (p >= damageOffset && p > origin) || rootOffset != nil { return .resume(offset: p, inStream: inStream) }
                     rootOffset = p
-                    rootColumn = column(of: p, in: bytes, base: base)
+                    rootColumn = column(of: p, in: bytes, base: base, before: before)
                     rootName = tag.name
                     if tag.isEmpty || tag.isCut { return .resume(offset: tag.end, inStream: inStream) }
                     open.append((tag.name, false))
                 } else {
-                    if let indent = indentation(of: p, in: bytes, base: base), indent <= rootColumn,
+                    if let indent = indentation(of: p, in: bytes, base: base, before: before), indent <= rootColumn,
                        tag.name == rootName || Self.stanzaNames.contains(localName(tag.name))
-                        || !lineBeforeEndsWithTag(p - indent, in: bytes, base: base) {
+                        || !lineBeforeEndsWithTag(p - indent, in: bytes, base: base, before: before) {
                         return .resume(offset: p, inStream: inStream)   // the damaged stanza was cut off
                     }
                     if !tag.isEmpty && !tag.isCut && open.count >= StanzaReader.maximumDepth {
@@ -311,9 +313,50 @@ struct Resynchronizer {
     static let xmlnsAttribute = Array("xmlns".utf8)
 }
 
+/// What the input held before the bytes a reader still keeps (its `base`), as
+/// far as the functions below look back: their answers are then those they give
+/// with the whole input kept, however it was fed. (Looking back no further than
+/// the bytes kept, a reader fed in small pieces, which keeps fewer, saw a
+/// stanza's root at column 0 and took a child for a new stanza or not
+/// depending on where the pieces ended; the reader fuzzer found it.)
+struct BytesBefore {
+    /// How far `base` is from the start of its line.
+    var column = 0
+    /// Whether only spaces, tabs and carriage returns precede `base` on its line.
+    var lineIsBlank = true
+    /// The last byte before `base` that is not an XML space (`nil`: none).
+    var lastNonSpace: UInt8?
+
+    /// The start of the input.
+    static let start = BytesBefore()
+
+    /// What precedes `bytes.count` bytes further on, when `bytes` follow what this describes.
+    // (Called whenever a reader forgets bytes: the line feed is found sixteen bytes at a time, and
+    // the other scans stop at the first byte that is not blank.)
+    func advanced(over bytes: UnsafeBufferPointer<UInt8>) -> BytesBefore {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return self }
+        var after = self
+        let lineStart: Int
+        let newline = stanzaq_find_last_byte(base, bytes.count, 0x0A)
+        if newline >= 0 {
+            lineStart = newline + 1
+            after.column = bytes.count - lineStart
+            after.lineIsBlank = true
+        } else {
+            lineStart = 0
+            after.column += bytes.count
+        }
+        if after.lineIsBlank {
+            after.lineIsBlank = !bytes[lineStart...].contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+        }
+        if let last = bytes.lastIndex(where: { !isXMLSpace($0) }) { after.lastNonSpace = bytes[last] }
+        return after
+    }
+}
+
 /// How far `offset` is from the start of its line, when only spaces and tabs
 /// precede it there (`nil`: something else is before it on its line).
-func indentation(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Int? {
+func indentation(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Int? {
     var index = offset - 1
     while index >= base {
         let byte = bytes[index - base]
@@ -321,22 +364,23 @@ func indentation(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int
         if byte != 0x20 && byte != 0x09 && byte != 0x0D { return nil }
         index -= 1
     }
-    return base == 0 ? offset : nil
+    return before.lineIsBlank ? offset - base + before.column : nil
 }
 
 /// Whether the last non-blank byte before the line that starts at `lineStart` is a
 /// '>' (a line cut off in the middle of text or of a tag does not end so).
-func lineBeforeEndsWithTag(_ lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Bool {
+func lineBeforeEndsWithTag(_ lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Bool {
     var index = lineStart - 1
     while index >= base && isXMLSpace(bytes[index - base]) { index -= 1 }
-    return index < base || bytes[index - base] == UInt8(ascii: ">")
+    if index < base { return before.lastNonSpace.map { $0 == UInt8(ascii: ">") } ?? true }
+    return bytes[index - base] == UInt8(ascii: ">")
 }
 
-/// How far `offset` is from the start of its line, in bytes (as far as they are known).
-func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int) -> Int {
+/// How far `offset` is from the start of its line, in bytes.
+func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Int {
     var index = offset - 1
     while index >= base && bytes[index - base] != 0x0A { index -= 1 }
-    return offset - index - 1
+    return index < base ? offset - base + before.column : offset - index - 1
 }
 
 /// The part of a qualified name after its prefix.

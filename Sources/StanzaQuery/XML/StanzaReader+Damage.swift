@@ -107,7 +107,7 @@ extension StanzaReader {
     /// Skips damaged input; returns true once reading has resumed (false: more input needed).
     func resynchronize() -> Bool {
         guard var scanner = resynchronizer else { return true }
-        let outcome = retained.withUnsafeBufferPointer { scanner.scan($0, base: retainedBase, atEnd: endOfInput) }
+        let outcome = retained.withUnsafeBufferPointer { scanner.scan($0, base: retainedBase, before: beforeRetained, atEnd: endOfInput) }
         switch outcome {
         case .needMore:
             resynchronizer = nil

@@ -101,8 +101,20 @@ extension StanzaReader {
             startDocument(at: first, header: nil)
             return true
         }
-        skipJunk(at: first, endTag: lead == UInt8(ascii: "<") && next == UInt8(ascii: "/"))
+        let endTag = lead == UInt8(ascii: "<") && next == UInt8(ascii: "/")
+        // (The message names the end tag: its name is awaited, as far as it is quoted,
+        // so that the message does not depend on where a read ended.)
+        if endTag && !endOfInput && nameMayGoOn(at: first + 2) { return false }
+        skipJunk(at: first, endTag: endTag)
         return true
+    }
+
+    /// Whether the name at `offset` runs to the end of the input read so far,
+    /// within what ``quotedName(at:)`` quotes: more input may lengthen it.
+    private func nameMayGoOn(at offset: Int) -> Bool {
+        var end = offset
+        while end < inputLength && end - offset < 100 && isNameByte(retained[end - retainedBase]) { end += 1 }
+        return end == inputLength && end - offset < 100
     }
 
     /// Text or an end tag where a top-level element could start.
@@ -265,6 +277,7 @@ extension StanzaReader {
         // that a large input fed at once is not copied again and again.
         if count < retained.count && (count < 1 << 12 || count < retained.count - count) { return }
         let removed = min(count, retained.count)
+        beforeRetained = retained.withUnsafeBufferPointer { beforeRetained.advanced(over: UnsafeBufferPointer(rebasing: $0[..<removed])) }
         retained.removeFirst(removed)
         retainedBase += removed
     }

@@ -174,8 +174,8 @@ extension StanzaReader {
     private func startsNewStanza(at start: Int) -> Bool {
         guard let root = firstTagOffset(from: stanzaLevel.offset), root < start else { return false }
         return retained.withUnsafeBufferPointer { bytes in
-            guard let indent = indentation(of: start, in: bytes, base: retainedBase) else { return false }
-            return indent <= column(of: root, in: bytes, base: retainedBase)
+            guard let indent = indentation(of: start, in: bytes, base: retainedBase, before: beforeRetained) else { return false }
+            return indent <= column(of: root, in: bytes, base: retainedBase, before: beforeRetained)
         }
     }
 

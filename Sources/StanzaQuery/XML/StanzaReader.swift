@@ -119,6 +119,8 @@ public final class StanzaReader {
     /// stanzas (to restart after damage and tell positions) to the end.
     @exclusivity(unchecked) var retained: [UInt8] = []
     @exclusivity(unchecked) var retainedBase = 0     // absolute offset of retained[0]
+    /// What the input held before `retained[0]`, as far as the damage heuristics look back.
+    var beforeRetained = BytesBefore.start
     @exclusivity(unchecked) var inputLength = 0      // total (decompressed) bytes fed
     /// Where the bytes not yet handed to a parser (or the resynchronizer) start.
     @exclusivity(unchecked) var cursor = 0
