@@ -72,26 +72,27 @@ extension LogFormat {
     /// readers of the parts check.
     public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
         let parser = makeParser()
-        switch parse(line, parser).kind {
+        switch kind(of: line, parser) {
         case .record(let shape): if shape == .startTag { return false }
         case .maybeMoreElseRecord: break
         default: return false
         }
-        if case .record(.startTag) = parse(previous, makeParser()).kind { return false }
+        if case .record(.startTag) = kind(of: previous, makeParser()) { return false }
         return true
     }
 
     private enum Kind { case record(RecordShape?), maybeMoreElseRecord, other }
 
-    private func parse(_ line: UnsafeBufferPointer<UInt8>, _ parser: any LogLineParser) -> (kind: Kind, Void) {
+    /// What `parser` makes of `line`, as ``LogReader`` reads it (without terminal escapes).
+    private func kind(of line: UnsafeBufferPointer<UInt8>, _ parser: any LogLineParser) -> Kind {
         if line.firstIndex(of: 0x1B, from: 0) != nil {
-            return withoutTerminalEscapes(line).withUnsafeBufferPointer { parse($0, parser) }
+            return withoutTerminalEscapes(line).withUnsafeBufferPointer { kind(of: $0, parser) }
         }
         let parsed = parser.parse(line)
         switch parsed.kind {
-        case .record: return (.record(parsed.lineHeader?.shape ?? parsed.header?.shape), ())
-        case .maybeMoreElseRecord: return (.maybeMoreElseRecord, ())
-        default: return (.other, ())
+        case .record: return .record(parsed.lineHeader?.shape ?? parsed.header?.shape)
+        case .maybeMoreElseRecord: return .maybeMoreElseRecord
+        default: return .other
         }
     }
 

@@ -517,7 +517,7 @@ public final class LogReader {
                 while next < entries.count, entries[next].endedAt != nil, entries[next].namespace == entries[index].namespace,
                       entries[next].channel.isIdle { next += 1 }
                 if next - index > 1,
-                   batch.readTogether(index..<next, from: start, depthLimit: depthLimit, childSelection: childSelection) {
+                   batch.read(index..<next, from: start, depthLimit: depthLimit, childSelection: childSelection) {
                     together = index..<next
                 } else {
                     alone = max(next, index + 1)
@@ -530,7 +530,7 @@ public final class LogReader {
             // (A channel that has read a record alone may hold what the next depends on.)
             let ended = entries[index].endedAt != nil
             let clean = !(lastGoesOn && !ended) && entries[index].channel.isIdle
-                && batch.read(index, from: start, depthLimit: depthLimit, childSelection: childSelection)
+                && batch.read(index..<(index + 1), from: start, depthLimit: depthLimit, childSelection: childSelection)
             if !clean {
                 // The stanzas before it first (they may stop the reading).
                 handBatchStanzas()
@@ -821,9 +821,7 @@ public final class LogReader {
             reader = existing
         } else {
             reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] in self.parsedTag = $0; return true }
-            var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
-            if !key.isEmpty { header += " xmlns='\(key)'" }
-            try? reader.feed(Array((header + ">").utf8))
+            try? reader.feed(LogChannel.streamHeader(namespace: key.isEmpty ? nil : key, defaultNamespace: defaultNamespace))
             tagReaders[key] = reader
         }
         parsedTag = nil

@@ -68,7 +68,6 @@ final class WholeRecordBatch {
     /// gives a stanza the line where it starts, and hands it on while the line
     /// where it ends is read.
     @exclusivity(unchecked) private(set) var stanzas: [(element: Element, entry: Int, line: Int, endLine: Int)] = []
-    @exclusivity(unchecked) private var reading = 0
     @exclusivity(unchecked) private var damaged = false
     /// Read together: where each stanza read ends in the reader's input.
     @exclusivity(unchecked) private var ends: [Int] = []
@@ -103,35 +102,15 @@ final class WholeRecordBatch {
         entries[entries.count - 1].endedAt = line
     }
 
-    /// Reads the record `index` (its data from `start`): true if it was read
-    /// cleanly, its stanzas added to ``stanzas``; false if its channel must read it.
-    func read(_ index: Int, from start: Int, depthLimit: Int?, childSelection: ChildSelection?) -> Bool {
-        // (A record of several lines is read alone by its channel, line by line.)
-        guard entries[index].continuations.isEmpty else { return false }
-        let end = entries[index].end
-        let slot = readers.firstIndex(where: { $0.namespace == entries[index].namespace })
-            ?? makeReader(namespace: entries[index].namespace, depthLimit: depthLimit, childSelection: childSelection)
-        let reader = readers[slot].reader
-        let before = stanzas.count
-        reading = index
-        damaged = false
-        let fed: Bool = data.withUnsafeBytes { bytes in
-            (try? reader.feed(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))) != nil
-        }
-        readers[slot].fed += end - start
-        if fed && !damaged && reader.isBetweenStanzasHoldingNothing { return true }
-        stanzas.removeSubrange(before...)
-        readers.remove(at: slot)
-        return false
-    }
-
-    /// Reads the records of `range` (all of one stream's namespace, ended, their
-    /// channels idle), their data from `start`, in one call: true if each was
-    /// read as it would have been alone — no damage, and each stanza starts and
-    /// ends within one record with only blanks before it since the stanza before
-    /// (so the reader was between stanzas, holding nothing, where each record
-    /// started). Else nothing is kept of it (the records are to be read one by one).
-    func readTogether(_ range: Range<Int>, from start: Int, depthLimit: Int?, childSelection: ChildSelection?) -> Bool {
+    /// Reads the records of `range` (all of one stream's namespace, their
+    /// channels idle; all ended but maybe the last), their data from `start`, in
+    /// one call: true if each was read as its channel would have read it — no
+    /// damage, and each stanza starts and ends within one record with only
+    /// blanks before it since the stanza before (so the reader was between
+    /// stanzas, holding nothing, where each record started), its stanzas added
+    /// to ``stanzas``. Else nothing is kept of it (each record is to be read by
+    /// its channel, or, of several, one by one here).
+    func read(_ range: Range<Int>, from start: Int, depthLimit: Int?, childSelection: ChildSelection?) -> Bool {
         let namespace = entries[range.lowerBound].namespace
         let slot = readers.firstIndex(where: { $0.namespace == namespace })
             ?? makeReader(namespace: namespace, depthLimit: depthLimit, childSelection: childSelection)
@@ -194,7 +173,8 @@ final class WholeRecordBatch {
 
     private func makeReader(namespace: String?, depthLimit: Int?, childSelection: ChildSelection?) -> Int {
         let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
-            self.stanzas.append((element, self.reading, 0, 0))
+            // (Its record is found once the call returns: placeStanzas.)
+            self.stanzas.append((element, 0, 0, 0))
             if let feeding = self.feeding, let place = feeding.currentPlace { self.ends.append(place.bytes.upperBound) }
             return true
         }
