@@ -65,6 +65,23 @@ final class RecoveryTests: XCTestCase {
         }
     }
 
+    func testABadCharacterInTextAfterTheLastStanzaIsDamageHoweverTheInputIsFed() throws {
+        // A stream cut off after a stanza, then text with a control character:
+        // libxml2 checks text when it sees its end or has 300 bytes of it, so the
+        // damage was found when the text came in one read and not in small ones
+        // (the reader fuzzer found it). The reader now shows libxml2 the end.
+        let head = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'><m id='1'/>"
+        for text in [head + "abc\u{1F}def", head + String(repeating: "a", count: 300) + "\u{1F}b"] {
+            let bytes = Array(text.utf8)
+            for chunk in [1 << 16, 1, 2, 7, 64] {
+                let result = try read(bytes, chunk: chunk)
+                XCTAssertEqual(result.stanzas, ["<m xmlns='jabber:client' id='1'/>"], "chunk \(chunk)")
+                XCTAssertEqual(result.damages.map(\.description), ["1:\(text.utf8.count - (text.hasSuffix("def") ? 3 : 1)): PCDATA invalid Char value 31"],
+                               "chunk \(chunk)")
+            }
+        }
+    }
+
     func testByteOrderMarkSplitAcrossReadsGivesTheSameAnswer() throws {
         // A stray 0xEF, then XML: the same answer whether it comes alone or not.
         let bytes: [UInt8] = [0xEF] + Array("    <m id='1'/>".utf8)

@@ -226,6 +226,15 @@ extension StanzaReader {
         let consumed = documentStart + Int(xmlByteConsumed(context))
         let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
         if (inStream && open.isEmpty && skipped == 0 && restIsBetweenStanzas(context)) || (restIsBlank && !rootStarted) {
+            // Text held back between a stream's stanzas is checked first: libxml2 checks
+            // text once it sees where the text ends or has 300 bytes of it, so whether a
+            // bad character in it was damage depended on where reads ended (the reader
+            // fuzzer found it). A '<' of our own shows libxml2 the end; the damage it
+            // reports is handled as any other.
+            if inStream && !restIsBlank {
+                _ = xmlParseChunk(context, "<", 1, 0)
+                if pendingDamage != nil { return }
+            }
             freeContext()
             return
         }
