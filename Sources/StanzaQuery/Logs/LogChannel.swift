@@ -17,7 +17,9 @@ final class LogChannel {
     // Marked @exclusivity(unchecked) where read and written for every record (as in
     // LogReader): nothing accesses them re-entrantly, and the checks cost (callgrind).
     /// The stream's default namespace.
-    private(set) var namespace: String?
+    private(set) var namespace: String? {
+        didSet { header = Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace) }
+    }
     private let defaultNamespace: String?
     private let depthLimit: Int?
     private let childSelection: ChildSelection?
@@ -28,9 +30,9 @@ final class LogChannel {
     /// read in parallel (callgrind). Until then the channel is as a fresh one:
     /// between stanzas, holding nothing.
     @exclusivity(unchecked) private var madeReader: StanzaReader?
-    /// The start of the stream its reader reads in, for the namespace `headerNamespace`.
-    private var header: [UInt8] = []
-    private var headerNamespace: String??
+    /// The start of the stream its reader reads in (it declares the `stream` prefix
+    /// and the stream's default namespace): made again only when the namespace changes.
+    private var header: [UInt8]
     @exclusivity(unchecked) private var readerLine = 1
     @exclusivity(unchecked) private var readerColumn = 1
     @exclusivity(unchecked) private var segments: [Segment] = []
@@ -59,6 +61,7 @@ final class LogChannel {
         self.defaultNamespace = defaultNamespace
         self.depthLimit = depthLimit
         self.childSelection = childSelection
+        header = Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace)
         self.deliver = deliver
         self.report = report
         restart()
@@ -78,12 +81,6 @@ final class LogChannel {
     var isAtRest: Bool {
         !isStopped && (madeReader.map { $0.isBetweenStanzasHoldingNothing && !$0.isSkippingDamage } ?? true)
             && namespace == firstNamespace
-    }
-
-    /// The start of the stream the reader reads in: it declares the `stream`
-    /// prefix and the stream's default namespace.
-    private var streamHeader: [UInt8] {
-        Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace)
     }
 
     /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
@@ -116,10 +113,6 @@ final class LogChannel {
     private func restart() {
         knownIdle = false
         madeReader = nil
-        if headerNamespace != .some(namespace) {
-            header = streamHeader
-            headerNamespace = .some(namespace)
-        }
         readerLine = 1
         readerColumn = characterCount(header.withUnsafeBufferPointer { $0 }) + 1
         segments.removeAll(keepingCapacity: true)
@@ -129,20 +122,26 @@ final class LogChannel {
     /// The reader, made if it was not.
     private var reader: StanzaReader {
         if let madeReader { return madeReader }
-        // The reader's recovery skips a damaged stanza and reads on where a stanza can
-        // start, as in XML input (stanzaq(1), INPUT): complete stanzas that follow the
-        // damage in the same record, or in later records, are read.
-        let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
-            self.stanzaEnded(element)
-        }
-        reader.damageHandler = { [unowned self] damage in
-            self.readerDamaged(damage)
-            return !self.isStopped
-        }
+        let reader = Self.makeReader(header: header, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
+                                     childSelection: childSelection,
+                                     stanza: { [unowned self] in self.stanzaEnded($0) },
+                                     damage: { [unowned self] in self.readerDamaged($0); return !self.isStopped })
+        madeReader = reader
+        return reader
+    }
+
+    /// A reader inside a log's stream (a channel's, or the one a batch of kept records
+    /// is read with), fed the stream's `header`. Its recovery skips a damaged stanza
+    /// and reads on where a stanza can start, as in XML input (stanzaq(1), INPUT):
+    /// complete stanzas that follow the damage in the same record, or in later
+    /// records, are read.
+    static func makeReader(header: [UInt8], defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
+                           stanza: @escaping (Element) -> Bool, damage: @escaping (StanzaDamage) -> Bool) -> StanzaReader {
+        let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage, handler: stanza)
+        reader.damageHandler = damage
         reader.depthLimit = depthLimit
         reader.childSelection = childSelection
         try? reader.feed(header)
-        madeReader = reader
         return reader
     }
 

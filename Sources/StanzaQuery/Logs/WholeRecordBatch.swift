@@ -172,20 +172,19 @@ final class WholeRecordBatch {
     }
 
     private func makeReader(namespace: String?, depthLimit: Int?, childSelection: ChildSelection?) -> Int {
-        let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage) { [unowned self] element in
-            // (Its record is found once the call returns: placeStanzas.)
-            self.stanzas.append((element, 0, 0, 0))
-            if let feeding = self.feeding, let place = feeding.currentPlace { self.ends.append(place.bytes.upperBound) }
-            return true
-        }
-        reader.damageHandler = { [unowned self] _ in
-            self.damaged = true
-            return true
-        }
-        reader.depthLimit = depthLimit
-        reader.childSelection = childSelection
         let header = LogChannel.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace)
-        try? reader.feed(header)
+        let reader = LogChannel.makeReader(
+            header: header, defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
+            stanza: { [unowned self] element in
+                // (Its record is found once the call returns: placeStanzas.)
+                self.stanzas.append((element, 0, 0, 0))
+                if let feeding = self.feeding, let place = feeding.currentPlace { self.ends.append(place.bytes.upperBound) }
+                return true
+            },
+            damage: { [unowned self] _ in
+                self.damaged = true
+                return true
+            })
         readers.append((namespace, reader, header.count))
         return readers.count - 1
     }
