@@ -1,8 +1,9 @@
 #ifndef STANZAQ_C_BYTE_SEARCH_H
 #define STANZAQ_C_BYTE_SEARCH_H
 
-// Byte searches for the stanza boundary scanner, and a byte count for the
-// line numbers of the parts it cuts, sixteen bytes at a time.
+// Byte searches, sixteen bytes at a time: for the stanza boundary scanner and
+// the cutting of logs into parts, a byte count for the line numbers of the
+// parts, and a search back for the reader's look at what it has forgotten.
 //
 // Why C: the scanner spends its time finding the next of a few bytes a few
 // bytes away (inside a start tag, the next quote or `>` is about ten bytes on),

@@ -308,7 +308,7 @@ final class ParallelSearch: @unchecked Sendable {
                     searchFrom = newline
                     return nil
                 }
-                let previousStart = buffer[..<newline].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                let previousStart = buffer.withUnsafeBufferPointer { stanzaq_find_last_byte($0.baseAddress!, newline, 0x0A) } + 1
                 if lineStart > 4 * partSize
                     || buffer.withUnsafeBufferPointer({ format.mayStartPart(at: UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd]),
                                                                             after: UnsafeBufferPointer(rebasing: $0[previousStart..<newline])) }) {
