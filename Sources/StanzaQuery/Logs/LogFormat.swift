@@ -85,14 +85,13 @@ extension LogFormat {
 
     /// What `parser` makes of `line`, as ``LogReader`` reads it (without terminal escapes).
     private func kind(of line: UnsafeBufferPointer<UInt8>, _ parser: any LogLineParser) -> Kind {
-        if line.firstIndex(of: 0x1B, from: 0) != nil {
-            return withoutTerminalEscapes(line).withUnsafeBufferPointer { kind(of: $0, parser) }
-        }
-        let parsed = parser.parse(line)
-        switch parsed.kind {
-        case .record: return .record(parsed.lineHeader?.shape ?? parsed.header?.shape)
-        case .maybeMoreElseRecord: return .maybeMoreElseRecord
-        default: return .other
+        withTerminalEscapesRemoved(line) { clean in
+            let parsed = parser.parse(clean)
+            switch parsed.kind {
+            case .record: return .record(parsed.lineHeader?.shape ?? parsed.header?.shape)
+            case .maybeMoreElseRecord: return .maybeMoreElseRecord
+            default: return .other
+            }
         }
     }
 
@@ -104,10 +103,10 @@ extension LogFormat {
             let end = bytes.firstIndex(of: 0x0A, from: start) ?? (atEnd ? bytes.count : -1)
             if end < 0 { return nil }
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            let clean = raw.firstIndex(of: 0x1B, from: 0) != nil ? withoutTerminalEscapes(raw) : Array(raw)
-            if let found = clean.withUnsafeBufferPointer({ detect($0) }) { return found }
+            let (found, cleanCount) = withTerminalEscapesRemoved(raw) { (detect($0), $0.count) }
+            if let found { return found }
             lines += 1
-            undetectedBytes += clean.count
+            undetectedBytes += cleanCount
             if lines >= LogReader.detectionLines || undetectedBytes >= LogReader.detectionBytes { return .generic }
             start = end + 1
         }

@@ -257,12 +257,7 @@ public final class LogReader {
 
     private func readLine(_ raw: UnsafeBufferPointer<UInt8>) {
         lineNumber += 1
-        if raw.firstIndex(of: 0x1B, from: 0) != nil {
-            let clean = withoutTerminalEscapes(raw)
-            clean.withUnsafeBufferPointer { dispatch($0, number: lineNumber) }
-        } else {
-            dispatch(raw, number: lineNumber)
-        }
+        withTerminalEscapesRemoved(raw) { dispatch($0, number: lineNumber) }
         flushQueue(all: false)
     }
 
@@ -841,22 +836,4 @@ public final class LogReader {
         }
         return parsedTag
     }
-}
-
-/// A line without the terminal escape sequences (colours) some loggers write.
-func withoutTerminalEscapes(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(line.count)
-    var index = 0
-    while index < line.count {
-        if line[index] == 0x1B, index + 1 < line.count, line[index + 1] == 0x5B {
-            index += 2
-            while index < line.count, !(line[index] >= 0x40 && line[index] <= 0x7E) { index += 1 }
-            index += 1
-        } else {
-            out.append(line[index])
-            index += 1
-        }
-    }
-    return out
 }
