@@ -74,7 +74,11 @@ struct Resynchronizer {
     /// Where the damaged stanza's root starts, once seen, and its column (in bytes).
     private(set) var rootOffset: Int?
     private var rootColumn = 0
-    private var rootName: [UInt8] = []
+    /// The root's name, kept because its bytes are forgotten once skipped.
+    private(set) var rootName: [UInt8] = []
+    /// Where the root starts in lines and columns: the reader notes it when the
+    /// root is first seen, while its bytes are still held.
+    var rootPosition: InputPosition?
     /// What a new stanza starts with (besides the damaged stanza's own name).
     static let stanzaNames: [[UInt8]] = [Array("message".utf8), Array("presence".utf8), Array("iq".utf8)]
 

@@ -108,6 +108,7 @@ extension StanzaReader {
     func resynchronize() -> Bool {
         guard var scanner = resynchronizer else { return true }
         let outcome = retained.withUnsafeBufferPointer { scanner.scan($0, base: retainedBase, before: beforeRetained, atEnd: endOfInput) }
+        if scanner.rootPosition == nil, let root = scanner.rootOffset { scanner.rootPosition = position(of: root) }
         switch outcome {
         case .needMore:
             resynchronizer = nil
@@ -123,15 +124,15 @@ extension StanzaReader {
             return false
         case .resume(let offset, let inStream):
             resynchronizer = nil
-            if let root = scanner.rootOffset, scanner.resumedInsideRoot, offset < skippedDamageOffset, skippedDamage != nil {
+            if let opened = scanner.rootPosition, scanner.resumedInsideRoot, offset < skippedDamageOffset, skippedDamage != nil {
                 // The stanza was cut off before the place libxml2 noticed: say so, and
                 // the damage libxml2 saw is read again (and reported) where it is.
-                let opened = position(of: root), there = position(of: offset)
+                let there = position(of: offset)
                 skippedDamage?.line = opened.line
                 skippedDamage?.column = opened.column
                 let what = startsWith("<?", at: offset) || !isNameStartByte(retained[offset + 1 - retainedBase])
                     ? "a new stream" : "a new <\(quotedName(at: offset + 1))>"
-                skippedDamage?.message = "<\(quotedName(at: root + 1))> is not closed (\(what) starts at \(there.line):\(there.column))"
+                skippedDamage?.message = "<\(quotedName(scanner.rootName))> is not closed (\(what) starts at \(there.line):\(there.column))"
             }
             stanzaLevel = position(of: offset)
             finishSkip(resumedAt: stanzaLevel)

@@ -109,7 +109,12 @@ extension StanzaReader {
     func quotedName(at offset: Int) -> String {
         var end = offset
         while end < inputLength && end - offset < 100 && isNameByte(retained[end - retainedBase]) { end += 1 }
-        let name = String(decoding: retained[(offset - retainedBase)..<(end - retainedBase)], as: UTF8.self)
+        return quotedName(retained[(offset - retainedBase)..<(end - retainedBase)])
+    }
+
+    /// `name` as messages quote it: at most 40 characters.
+    func quotedName(_ name: some Collection<UInt8>) -> String {
+        let name = String(decoding: name.prefix(100), as: UTF8.self)
         return name.count > 40 ? String(name.prefix(40)) + "…" : name
     }
 
