@@ -151,7 +151,7 @@ final class LogReaderTests: XCTestCase {
             11-23 09:30:12.500  4321  4350 D SMACK   : SENT (0): <r xmlns='urn:xmpp:sm:3'/>
             """
         XCTAssertEqual(rows(log, detected: .smack), [
-            "1 | in | 0 | 11-23 09:30:12.400 | {}message | m1",
+            "1 | in | 0 | 11-23 09:30:12.400 | {jabber:client}message | m1",
             "4 | out | 0 | 11-23 09:30:12.500 | {urn:xmpp:sm:3}r | -",
         ])
     }
@@ -290,8 +290,8 @@ final class LogReaderTests: XCTestCase {
             RECV (0):  second half</body></message>
             """
         XCTAssertEqual(rows(log, format: .smack), [
-            "2 | out | 0 | - | {}message | out1",
-            "1 | in | 0 | - | {}message | in1",
+            "2 | out | 0 | - | {jabber:client}message | out1",
+            "1 | in | 0 | - | {jabber:client}message | in1",
         ])
         let (stanzas, _) = LogReader.stanzas(in: log, format: .smack)
         XCTAssertEqual(stanzas[1].element.childElements.first?.text, "first half, second half")
@@ -303,7 +303,7 @@ final class LogReaderTests: XCTestCase {
             RECV (1): <message id='b'/>
             RECV (0): </body></message>
             """
-        XCTAssertEqual(rows(log, format: .smack), ["2 | in | 1 | - | {}message | b", "1 | in | 0 | - | {}message | a"])
+        XCTAssertEqual(rows(log, format: .smack), ["2 | in | 1 | - | {jabber:client}message | b", "1 | in | 0 | - | {jabber:client}message | a"])
     }
 
     func testStartTagOnlyNeverSwallowsWhatFollows() {

@@ -397,7 +397,7 @@ final class GrepOptionTests: CLITestCase {
         // The same direction is no partner.
         try assertStanzaq(["-s", "--pair", "/iq<id=ping1><type=result>", "-"],
                           stdin: "RECV: <iq type='get' id='ping1'/>\nRECV: <iq type='result' id='ping1'/>\n",
-                          stdout: "<iq type='result' id='ping1'/>\n", status: 0)
+                          stdout: "<iq xmlns='jabber:client' type='result' id='ping1'/>\n", status: 0)
     }
 
     func testPairNeedsSelectedStanzas() throws {

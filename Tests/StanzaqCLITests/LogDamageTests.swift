@@ -10,11 +10,11 @@ final class LogDamageTests: CLITestCase {
     /// cutting it into parts asked, for each line, what the line was without its
     /// escapes, and a lone ESC survived that, so the question was asked again forever.
     func testLoneEscapesInALargeLogAreTextWithAnyNumberOfThreads() throws {
+        // (printf 'DEBUG    RECV: <iq id="a"/>\n'; yes $'\x1b' | head -n 600000) > esc.log
         let scratch = try ScratchDirectory()
+        try scratch.write("esc.log", "DEBUG    RECV: <iq id=\"a\"/>\n" + String(repeating: "\u{1B}\n", count: 600_000))
         for threads in ["1", "2"] {
-            let run = try Runner.shell(
-                #"(printf 'DEBUG    RECV: <iq id="a"/>\n'; yes "$(printf '\033')" | head -n 600000) > esc.log; stanzaq --threads \#(threads) '/@id' esc.log"#,
-                in: scratch.url)
+            let run = try Runner.stanzaq(["--threads", threads, "/@id", "esc.log"], in: scratch.url)
             XCTAssertNil(run.signal, "--threads \(threads)")
             XCTAssertEqual(run.output, "a\n", "--threads \(threads)")
             XCTAssertEqual(run.stderr, "", "--threads \(threads)")

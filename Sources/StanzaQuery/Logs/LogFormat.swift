@@ -43,9 +43,22 @@ public enum LogFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// The format `line` shows, if it is typical of one.
-    static func detect(_ line: UnsafeBufferPointer<UInt8>) -> LogFormat? {
-        detectionOrder.first { $0.recognises(line) }
+    /// The default namespace of the streams a log of this format shows, where a
+    /// record does not name one and no stream header in the log declares one:
+    /// a client's log shows a client's streams, and clients log stanzas without
+    /// the namespace they inherit (slixmpp the stanzas it receives).
+    var streamNamespace: StaticString? {
+        switch self {
+        case .smack, .slixmpp, .nbxmpp, .gajim, .dino, .monal, .conversations: return "jabber:client"
+        case .prosody, .ejabberd, .tshark, .json, .tsv, .generic: return nil
+        }
+    }
+
+    /// Whether the lines this format is recognised by are written by other
+    /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
+    /// in Monal's and libstrophe's lines; a tab before `<` in any tabbed log.
+    var sharesItsMarker: Bool {
+        self == .slixmpp || self == .tsv
     }
 }
 
@@ -98,18 +111,15 @@ extension LogFormat {
     /// The format ``LogReader`` detects in a log that starts with `bytes`
     /// (`atEnd`: all of it), or `nil` if they do not tell it yet.
     public static func detected(atStartOf bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> LogFormat? {
-        var start = 0, lines = 0, undetectedBytes = 0
+        var detector = FormatDetector()
+        var start = 0
         while start < bytes.count {
             let end = bytes.firstIndex(of: 0x0A, from: start) ?? (atEnd ? bytes.count : -1)
             if end < 0 { return nil }
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            let (found, cleanCount) = withTerminalEscapesRemoved(raw) { (detect($0), $0.count) }
-            if let found { return found }
-            lines += 1
-            undetectedBytes += cleanCount
-            if lines >= LogReader.detectionLines || undetectedBytes >= LogReader.detectionBytes { return .generic }
+            if let found = withTerminalEscapesRemoved(raw, { detector.decide(after: $0) }) { return found }
             start = end + 1
         }
-        return atEnd ? .generic : nil
+        return atEnd ? detector.atEnd : nil
     }
 }

@@ -58,8 +58,7 @@ public final class LogReader {
     @exclusivity(unchecked) private var lineNumber = 0
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
-    private var undetectedBytes = 0
-    static let detectionLines = 1000, detectionBytes = 1 << 20
+    private var detector = FormatDetector()
 
     struct ChannelKey: Hashable {
         // The direction first: it tells most keys apart without comparing Strings.
@@ -207,7 +206,7 @@ public final class LogReader {
             pendingLine.removeAll()
             line.withUnsafeBufferPointer { readLine($0) }
         }
-        if parser == nil && !undetected.isEmpty { settle(on: .generic) }
+        if parser == nil && !undetected.isEmpty { settle(on: detector.atEnd) }
         endRecord()
         readBatch()
         releaseHeld()
@@ -263,14 +262,9 @@ public final class LogReader {
 
     private func dispatch(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         if parser == nil {
-            if let detected = LogFormat.detect(line) {
-                settle(on: detected)
-            } else {
-                undetected.append((number, Array(line)))
-                undetectedBytes += line.count
-                if undetected.count >= Self.detectionLines || undetectedBytes >= Self.detectionBytes { settle(on: .generic) }
-                return
-            }
+            undetected.append((number, Array(line)))
+            if let detected = detector.decide(after: line) { settle(on: detected) }
+            return
         }
         interpret(line, number: number)
     }
@@ -346,7 +340,7 @@ public final class LogReader {
             let time = header.time.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) }
             let key = ChannelKey(direction: header.direction, session: session)
             // (The namespace's String is made only where it is kept.)
-            let namespace = header.streamNamespace
+            let namespace = header.streamNamespace ?? format?.streamNamespace
             if header.shape == .startTag {
                 startTagRecord(key: key, namespace: Self.string(namespace), data: data, line,
                                source: StanzaSource(line: number, direction: header.direction, sessionText: session, timeText: time))
@@ -398,10 +392,10 @@ public final class LogReader {
         if header.shape == .startTag {
             var source = header.source
             source.line = number
-            startTagRecord(key: key, namespace: header.streamNamespace, data: data, line, source: source)
+            startTagRecord(key: key, namespace: header.streamNamespace ?? Self.string(format?.streamNamespace), data: data, line, source: source)
             return
         }
-        let channel = channel(for: key, namespace: header.streamNamespace)
+        let channel = channel(for: key, namespace: header.streamNamespace ?? Self.string(format?.streamNamespace))
         channel.startRecord(header.source, line: number)
         begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key,
               separatedByLineBreaks: header.separatedByLineBreaks)

@@ -26,7 +26,7 @@ final class ConversationsLogParser: LogLineParser {
         tag = logcat.map { Array(line[$0.tag]) }
         let start = line.skippingBlanks(from: found.upperBound)
         guard start < end, line[start] == 0x3C else { return .text }
-        var header = RecordHeader(shape: .wholeStanzas, streamNamespace: "jabber:client")
+        var header = RecordHeader(shape: .wholeStanzas)
         header.direction = .incoming
         if let time = logcat?.time ?? leadingTimestamp(in: line) { header.setTime(line, time) }
         return ParsedLine(record: header, payload: found.upperBound..<end)

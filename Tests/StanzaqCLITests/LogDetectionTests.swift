@@ -1,0 +1,49 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// stanzaq(1), LOGS: how a log's format is decided, and the namespace of a
+/// client log's stanzas.
+final class LogDetectionTests: CLITestCase {
+    private let monal = """
+        2024-11-23 10:14:00:305 [Info] x.m:1 SEND: <message xmlns="jabber:client" id="a"/>
+        2024-11-23 10:14:01:305 [Info] x.m:1 RECV Stanza: <iq xmlns="jabber:client" id="b"/>
+
+        """
+
+    /// A `SEND: <` line is slixmpp's and Monal's alike: it does not decide the
+    /// format, and the `RECV Stanza:` line after it does.
+    func testAMonalLogStartingWithASentStanzaIsReadWhole() throws {
+        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: monal, stdout: "message\ta\niq\tb\n", status: 0)
+        try assertStanzaq(["--json", "--fields", "direction", "-e", "/@id"], stdin: monal,
+                          stdout: "{\"direction\":\"out\",\"value\":\"a\"}\n{\"direction\":\"in\",\"value\":\"b\"}\n", status: 0)
+    }
+
+    /// What only suggests a format is taken when nothing else shows up in the lines after it.
+    func testALineOnlySuggestingAFormatIsTakenWithoutAnotherWithinSixtyFourLines() throws {
+        let line = "2024-11-23 10:14:00:305 [Info] x.m:1 connected\n"
+        let filler = String(repeating: line, count: 64)
+        let late = "DEBUG    SEND: <message id='a'/>\n" + filler + monal
+        // The sixty-four lines decide slixmpp: Monal's line is then no record of it.
+        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: late, stdout: "message\ta\nmessage\ta\n", status: 0)
+        let soon = "DEBUG    SEND: <message id='a'/>\n" + String(repeating: line, count: 62) + monal
+        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: soon, stdout: "message\ta\nmessage\ta\niq\tb\n", status: 0)
+    }
+
+    /// slixmpp logs the stanzas it receives without the namespace of their stream.
+    func testAClientLogsStanzasAreInJabberClientUnlessItsStreamSaysOtherwise() throws {
+        let log = """
+            2026-11-23 09:30:12,510 DEBUG    RECV: <message from="romeo@montague.lit/orchard" id="m1" type="chat"><body>hi</body></message>
+            2026-11-23 09:30:13,001 DEBUG    SEND: <message to="romeo@montague.lit" id="m2" type="chat" xmlns="jabber:client"><body>x</body></message>
+
+            """
+        try assertStanzaq(["--direction", "in", "-c", "-e", "/{jabber:client}message"], stdin: log, stdout: "1\n", status: 0)
+        try assertStanzaq(["-e", "/@id", "-e", "/@xmlns"], stdin: log, stdout: "m1\tjabber:client\nm2\tjabber:client\n", status: 0)
+        let component = """
+            DEBUG    RECV: <stream:stream xmlns="jabber:component:accept" xmlns:stream="http://etherx.jabber.org/streams" id="c1">
+            DEBUG    RECV: <message id="m3"/>
+
+            """
+        try assertStanzaq(["-e", "/@id", "-e", "/@xmlns"], stdin: component, stdout: "m3\tjabber:component:accept\n", status: 0)
+    }
+}
