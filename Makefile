@@ -35,7 +35,7 @@ BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps build demo check test bench install install-debug install-files uninstall clean fuzz fuzz-quick fuzz-build fuzz-seeds
+.PHONY: all deps test-deps bench-deps build demo check test bench install install-debug install-files uninstall clean fuzz fuzz-quick fuzz-build fuzz-seeds fixtures
 
 all: build
 
@@ -156,3 +156,10 @@ uninstall:
 
 clean:
 	rm -rf .build $(FUZZ_DIR)
+
+# The real-log fixtures (Tests/Fixtures/real-logs): records logs of real XMPP
+# software (Prosody, ejabberd, slixmpp, nbxmpp, libstrophe) in a scripted
+# session over loopback, with a packet capture and the truth read from it.
+# Needs root; not part of check, test or CI. See Tests/Fixtures/real-logs/README.md.
+fixtures:
+	Tests/Fixtures/real-logs/record.sh

@@ -44,7 +44,6 @@ class Client(ClientXMPP):
         self.bye_seen = False
         self.add_event_handler("session_start", self.start)
         self.add_event_handler("message", self.on_message)
-        self.add_event_handler("groupchat_message", self.on_groupchat)
         self.add_event_handler("presence", self.on_presence)
         self.add_event_handler("failed_auth", lambda _e: self.fail("auth failed"))
 
@@ -124,11 +123,12 @@ class Client(ClientXMPP):
                 and pres["from"].resource == self.user and pres["type"] != "unavailable":
             self.room_joined.set()
 
-    def on_groupchat(self, msg):
-        if msg["from"].resource == self.user:
-            self.room_message.set()
-
     def on_message(self, msg):
+        if msg["type"] == "groupchat":
+            if self.args.room and msg["from"].bare == self.args.room \
+                    and msg["from"].resource == self.user:
+                self.room_message.set()
+            return
         if msg["type"] != "chat" or msg["from"].bare != self.args.peer:
             return
         if self.args.role == "sender":
@@ -172,7 +172,11 @@ def main():
     xmpp["feature_mechanisms"].unencrypted_plain = True
     xmpp.connect(address=(a.host, a.port), use_ssl=False, force_starttls=False,
                  disable_starttls=True)
-    xmpp.process(forever=False, timeout=a.timeout)
+    # (XMLStream.process(timeout=...) fails on Python 3.11 in slixmpp 1.8.3.)
+    try:
+        xmpp.loop.run_until_complete(asyncio.wait_for(xmpp.disconnected, a.timeout))
+    except asyncio.TimeoutError:
+        pass
     if not xmpp.ok:
         print(f"slixmpp driver {a.jid}: the session did not complete", file=sys.stderr)
         sys.exit(1)
