@@ -325,12 +325,12 @@ final class LogReaderTests: XCTestCase {
             Nov 23 09:30:12 c2s1\tdebug\tSending[c2s]: <message id='a'>
             Nov 23 09:30:12 c2s2\tdebug\tRECV: <iq id='b' type='get'/>
             Nov 23 09:30:12 c2s1\tdebug\tSEND: <message id='a'><body>x</body></message>
-            Nov 23 09:30:12 c2s1\tdebug\tSending[c2s]: <presence id='c'>
+            Nov 23 09:30:12 c2s3\tdebug\tSending[c2s]: <presence id='c'>
             """
         XCTAssertEqual(rows(log), [
             "2 | in | c2s2 | Nov 23 09:30:12 | {jabber:client}iq | b",
             "3 | out | c2s1 | Nov 23 09:30:12 | {jabber:client}message | a",
-            "4 | out | c2s1 | Nov 23 09:30:12 | {jabber:client}presence | c",
+            "4 | out | c2s3 | Nov 23 09:30:12 | {jabber:client}presence | c",
         ])
     }
 

@@ -19,15 +19,17 @@ final class LogDetectionTests: CLITestCase {
                           stdout: "{\"direction\":\"out\",\"value\":\"a\"}\n{\"direction\":\"in\",\"value\":\"b\"}\n", status: 0)
     }
 
-    /// What only suggests a format is taken when nothing else shows up in the lines after it.
+    /// What only suggests a format is taken when no line typical of another
+    /// comes within the 64 lines after it: a Monal log whose first RECV Stanza:
+    /// line comes later is read as slixmpp's, and that line is no record of it.
     func testALineOnlySuggestingAFormatIsTakenWithoutAnotherWithinSixtyFourLines() throws {
-        let line = "2024-11-23 10:14:00:305 [Info] x.m:1 connected\n"
-        let filler = String(repeating: line, count: 64)
-        let late = "DEBUG    SEND: <message id='a'/>\n" + filler + monal
-        // The sixty-four lines decide slixmpp: Monal's line is then no record of it.
-        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: late, stdout: "message\ta\nmessage\ta\n", status: 0)
-        let soon = "DEBUG    SEND: <message id='a'/>\n" + String(repeating: line, count: 62) + monal
-        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: soon, stdout: "message\ta\nmessage\ta\niq\tb\n", status: 0)
+        let send = "2024-11-23 10:14:00:305 [Info] x.m:1 SEND: <message xmlns=\"jabber:client\" id=\"a\"/>\n"
+        let receive = "2024-11-23 10:14:01:305 [Info] x.m:1 RECV Stanza: <iq xmlns=\"jabber:client\" id=\"b\"/>\n"
+        let filler = "2024-11-23 10:14:00:305 [Info] x.m:1 connected\n"
+        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: send + String(repeating: filler, count: 63) + receive,
+                          stdout: "message\ta\niq\tb\n", status: 0)
+        try assertStanzaq(["-e", "/$", "-e", "/@id"], stdin: send + String(repeating: filler, count: 64) + receive,
+                          stdout: "message\ta\n", status: 0)
     }
 
     /// slixmpp logs the stanzas it receives without the namespace of their stream.

@@ -50,6 +50,24 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
+    /// The logs real software wrote (Tests/Fixtures/real-logs), each repeated:
+    /// learned record prefixes, the look-ahead after a pasted record line, start
+    /// tags with reordered attributes, and libstrophe's format read in parts.
+    func testRealSoftwareLogs() throws {
+        let scratch = try ScratchDirectory()
+        let folder = PackagePaths.file("Tests/Fixtures/real-logs/logs")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(logs.count, 8)
+        for log in logs {
+            let text = try String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)
+            let path = try scratch.write(log, String(repeating: text, count: 3)).path
+            for options in [["-e", "/$", "-e", "/@id", "-e", "body#"], ["--json", "--fields", "line,time,direction,session", "/@id"],
+                            ["-c", "/{jabber:client}message<type=chat>"]] {
+                try assertSameAsOneThread(options + [path], partSizes: [1, 700])
+            }
+        }
+    }
+
     /// A Prosody log of `count` stanzas in three sessions (one s2s), logged as
     /// make-log.py logs them and worse: a start tag several lines after its
     /// stanza, a stanza whose text spans lines, now and then a damaged record

@@ -90,11 +90,14 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
         index += 1
         return true
     }
-    // A date: YYYY-MM-DD (or YYYY/MM/DD), MM-DD, or Mon DD.
+    // A date: YYYY-MM-DD (or YYYY/MM/DD), MM-DD, Mon DD, or strftime's %x
+    // (MM/DD/YY in the C locale, as Gajim's log has it; DD.MM.YY, and four-digit years).
     let dateStart = index
     if digits(4) && (byte(0x2D) || byte(0x2F)) && digits(2) && (byte(0x2D) || byte(0x2F)) && digits(2) {
         guard index < line.count, line[index] == 0x20 || line[index] == 0x54 else { return nil }
         index += 1
+    } else if let end = localeDate(line, from: dateStart) {
+        index = end
     } else {
         index = dateStart
         if digits(2) && byte(0x2D) && digits(2) && byte(0x20) {
@@ -133,4 +136,16 @@ func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) 
         }
     }
     return start..<index
+}
+
+/// Where strftime's `%x` date at `start` ends, after its blank: `MM/DD/YY` or
+/// `DD.MM.YY`, the year of two digits or four.
+private func localeDate(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard start + 9 <= line.count, isASCIIDigit(line[start]), isASCIIDigit(line[start + 1]),
+          line[start + 2] == 0x2F || line[start + 2] == 0x2E, isASCIIDigit(line[start + 3]), isASCIIDigit(line[start + 4]),
+          line[start + 5] == line[start + 2], isASCIIDigit(line[start + 6]), isASCIIDigit(line[start + 7]) else { return nil }
+    var index = start + 8
+    if index + 2 <= line.count, isASCIIDigit(line[index]), isASCIIDigit(line[index + 1]) { index += 2 }
+    guard index < line.count, line[index] == 0x20 else { return nil }
+    return index + 1
 }

@@ -47,6 +47,9 @@ final class LogChannel {
     /// The top tags of whole stanzas recently logged, for ``LogReader``'s
     /// deduplication of start-tag-only lines.
     @exclusivity(unchecked) var recentTopTags = RecentTopTags()
+    /// Whether whole stanzas of this channel were logged (Prosody's `SEND:` and
+    /// `RECV:`), not only start tags.
+    @exclusivity(unchecked) var logsWholeStanzas = false
     /// When this channel was last used (for evicting idle channels).
     @exclusivity(unchecked) var lastUse = 0
 
@@ -69,6 +72,9 @@ final class LogChannel {
 
     /// Whether no stanza is partly read.
     var isBetweenStanzas: Bool { madeReader?.isBetweenStanzas ?? true }
+
+    /// How many elements of the stanza being read are open (0 between stanzas).
+    var openDepth: Int { madeReader?.openDepth ?? 0 }
 
     /// The namespace the channel was made with.
     private let firstNamespace: String?
@@ -218,7 +224,10 @@ final class LogChannel {
             while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
             guard let skip = streamBoundary(bytes, at: first) else { break }
             if !isBetweenStanzas && !flushDamage() { cutOff("a new stream starts before the stanza ends") }
-            if let declared = skip.namespace { namespace = declared.isEmpty ? nil : declared }
+            // A header that declares no default namespace is one logged without it
+            // (slixmpp logs the header it receives so): the stream's stays the one
+            // the log's format or session gives.
+            if let declared = skip.namespace { namespace = declared.isEmpty ? firstNamespace : declared }
             restart()
             start = skip.end
         }

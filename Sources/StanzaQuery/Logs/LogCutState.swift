@@ -93,7 +93,7 @@ public final class LogCutState {
                 let here = log.tags.withUnsafeBufferPointer { tags -> LogCutLog.StartTagOutcome in
                     let tag = UnsafeBufferPointer(rebasing: tags[range])
                     if let last = lastWhole, last.channel == channel, last.range.count == tag.count,
-                       lastWholeTags.withUnsafeBufferPointer({ tag.isEmpty || memcmp($0.baseAddress! + last.range.lowerBound, tag.baseAddress!, tag.count) == 0 }) {
+                       lastWholeTags.withUnsafeBufferPointer({ sameStartTag(UnsafeBufferPointer(rebasing: $0[last.range]), tag) }) {
                         lastWhole = nil
                         return .lastWhole
                     }

@@ -1,9 +1,9 @@
 /// The log formats stanzaq reads (stanzaq(1), LOGS).
 public enum LogFormat: String, CaseIterable, Sendable {
-    case prosody, ejabberd, smack, slixmpp, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic
+    case prosody, ejabberd, smack, slixmpp, libstrophe, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic
 
     /// The formats in the order detection tries them: the most specific first.
-    static let detectionOrder: [LogFormat] = [.prosody, .ejabberd, .smack, .nbxmpp, .gajim, .dino, .monal, .conversations, .tshark, .json, .slixmpp, .tsv]
+    static let detectionOrder: [LogFormat] = [.prosody, .ejabberd, .smack, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations, .tshark, .json, .slixmpp, .tsv]
 
     /// Whether `line` is typical of this format.
     func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -12,6 +12,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .ejabberd: return EjabberdLogParser.recognises(line)
         case .smack: return SmackLogParser.recognises(line)
         case .slixmpp: return SlixmppLogParser.recognises(line)
+        case .libstrophe: return LibstropheLogParser.recognises(line)
         case .nbxmpp: return NbxmppLogParser.recognises(line)
         case .gajim: return GajimConsoleParser.recognises(line)
         case .dino: return DinoLogParser.recognises(line)
@@ -31,6 +32,7 @@ public enum LogFormat: String, CaseIterable, Sendable {
         case .ejabberd: return EjabberdLogParser()
         case .smack: return SmackLogParser()
         case .slixmpp: return SlixmppLogParser()
+        case .libstrophe: return LibstropheLogParser()
         case .nbxmpp: return NbxmppLogParser()
         case .gajim: return GajimConsoleParser()
         case .dino: return DinoLogParser()
@@ -49,8 +51,18 @@ public enum LogFormat: String, CaseIterable, Sendable {
     /// the namespace they inherit (slixmpp the stanzas it receives).
     var streamNamespace: StaticString? {
         switch self {
-        case .smack, .slixmpp, .nbxmpp, .gajim, .dino, .monal, .conversations: return "jabber:client"
+        case .smack, .slixmpp, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations: return "jabber:client"
         case .prosody, .ejabberd, .tshark, .json, .tsv, .generic: return nil
+        }
+    }
+
+    /// Whether a log of this format starts its records with a prefix of its own
+    /// (a time stamp, a level, a logger) that a line must have to start one
+    /// (``RecordPrefix``): not where records are rows, chunks, comments or terms.
+    var learnsRecordPrefix: Bool {
+        switch self {
+        case .prosody, .smack, .slixmpp, .libstrophe, .nbxmpp, .monal, .conversations: return true
+        case .ejabberd, .gajim, .dino, .tshark, .json, .tsv, .generic: return false
         }
     }
 

@@ -59,6 +59,11 @@ public final class LogReader {
     /// Lines read before the format is known (bounded).
     private var undetected: [(number: Int, bytes: [UInt8])] = []
     private var detector = FormatDetector()
+    /// The prefix of the log's records, learned from its first (formats that have one).
+    private var recordPrefix: RecordPrefix?
+    /// Lines held to learn whether a line that looks like a record is text of the
+    /// stanza left open.
+    private var lookahead: RecordLookahead?
 
     struct ChannelKey: Hashable {
         // The direction first: it tells most keys apart without comparing Strings.
@@ -207,6 +212,7 @@ public final class LogReader {
             line.withUnsafeBufferPointer { readLine($0) }
         }
         if parser == nil && !undetected.isEmpty { settle(on: detector.atEnd) }
+        releaseLookahead(asText: 0)
         endRecord()
         readBatch()
         releaseHeld()
@@ -281,7 +287,18 @@ public final class LogReader {
     }
 
     private func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
-        guard !isStopped, let parsed = parser?.parse(line) else { return }
+        guard !isStopped, lookahead == nil || hold(line, number: number), var parsed = parser?.parse(line) else { return }
+        if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord || parsed.kind == .text, format?.learnsRecordPrefix == true {
+            switch role(ofRecordLine: line, number: number) {
+            case .record: break
+            case .text: parsed = ParsedLine(kind: .more, payload: 0..<line.contentEnd)
+            case .held: return
+            }
+        }
+        interpretParsed(parsed, line, number: number)
+    }
+
+    private func interpretParsed(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, number: Int) {
         if record?.batched == true && parsed.kind != .record && parsed.kind != .text && !(parsed.kind == .more && parsed.decoded == nil) {
             // The kept record may go on in this line: it is read now, and its channel reads on.
             readBatch(lastGoesOn: true)
@@ -328,6 +345,60 @@ public final class LogReader {
                 continueRecord(parsed, line, number: number)
             } else {
                 endRecord()
+            }
+        }
+    }
+
+    // MARK: - Record prefixes
+
+    private enum RecordLineRole { case record, text, held }
+
+    /// What a line that looks like a record is: text if its prefix is not the
+    /// log's; held (``lookahead``, which reads it once it knows) where the prefix
+    /// cannot tell it from text of the stanza left open; a record otherwise.
+    private func role(ofRecordLine line: UnsafeBufferPointer<UInt8>, number: Int) -> RecordLineRole {
+        let prefix = RecordPrefix(of: line)
+        guard let learned = recordPrefix else {
+            recordPrefix = prefix
+            return .record
+        }
+        guard prefix == learned else { return .text }
+        // (Only a record of whole stanzas ends the stanza left open: in a stream's
+        // records, it goes on in its channel's next record.)
+        guard !learned.hasTime, record?.shape == .wholeStanzas else { return .record }
+        readBatch()
+        guard !isStopped, let current = record, !current.damaged, let channel = current.channel, channel.openDepth > 0 else {
+            return .record
+        }
+        lookahead = RecordLookahead(depth: channel.openDepth)
+        _ = hold(line, number: number)
+        return .held
+    }
+
+    /// Holds a line for ``lookahead``; once it decides, reads the lines held. False:
+    /// the line was taken.
+    private func hold(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+        switch lookahead!.hold(line, number: number) {
+        case .undecided: break
+        case .text(let count): releaseLookahead(asText: count)
+        case .record: releaseLookahead(asText: 0)
+        }
+        return false
+    }
+
+    /// Reads the lines held, the first `count` of them as text of the open stanza.
+    private func releaseLookahead(asText count: Int) {
+        guard let held = lookahead?.lines else { return }
+        lookahead = nil
+        for (index, entry) in held.enumerated() where !isStopped {
+            entry.bytes.withUnsafeBufferPointer { line in
+                if index < count {
+                    interpretParsed(ParsedLine(kind: .more, payload: 0..<line.contentEnd), line, number: entry.number)
+                } else if index == 0, let parsed = parser?.parse(line) {
+                    interpretParsed(parsed, line, number: entry.number)   // the record, as it is
+                } else {
+                    interpret(line, number: entry.number)
+                }
             }
         }
     }
@@ -677,6 +748,7 @@ public final class LogReader {
     }
 
     private func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
+        channel.logsWholeStanzas = true
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
         // The start tag logged just before, waiting for this stanza, is not reported.
@@ -704,10 +776,9 @@ public final class LogReader {
         if recordsCuts { cutLog.operations.append(.whole(key, cutLog.keep(tag))) }
     }
 
-    /// Whether `bytes` holds what `tag` does.
+    /// Whether `bytes` holds `tag`, its attributes in any order (``sameStartTag``).
     private func equal(_ bytes: [UInt8], _ tag: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.count == tag.count
-            && (tag.isEmpty || bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, tag.baseAddress!, tag.count) == 0 })
+        bytes.count == tag.count && bytes.withUnsafeBufferPointer { sameStartTag($0, tag) }
     }
 
     /// The start tag held for a line goes into the queue, as any start tag waiting for its stanza.
@@ -795,11 +866,24 @@ public final class LogReader {
             case .startTag(let waiting):
                 guard all || lineNumber >= waiting.until else { return }
                 queue.removeFirst()
+                guard reportsAlone(waiting.key) else { continue }
                 if let element = childless(waiting.tag, namespace: waiting.namespace, source: waiting.source, column: waiting.column) {
                     _ = hand(element, waiting.source)
                 }
             }
         }
+    }
+
+    /// Whether a start tag no whole stanza accounts for is reported as a stanza:
+    /// only where its channel logs no whole stanzas (Prosody without
+    /// mod_stanza_debug). Where it does, a start tag alone is of a stanza never on
+    /// the wire (the `unavailable` presence Prosody makes itself when a session
+    /// closes is logged as `Received[c2s]:`).
+    private func reportsAlone(_ key: ChannelKey) -> Bool {
+        if existingChannel(for: key)?.logsWholeStanzas == true { return false }
+        // (Mid-log, the channel may have logged whole stanzas before the start.)
+        if startsMidLog { dependsOnEarlierLines = true }
+        return true
     }
 
     /// The element a start tag describes, with no children.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The top tags of the whole stanzas a channel logged lately: the last 8, the
 /// oldest forgotten first. Their buffers are reused, as a tag is remembered for
 /// nearly every record of a Prosody log.
@@ -37,7 +31,7 @@ struct RecentTopTags {
         var found: Int?
         for index in tags.indices where ages[index] != 0 && tags[index].count == tag.count {
             guard found == nil || ages[index] < ages[found!] else { continue }
-            if tag.isEmpty || tags[index].withUnsafeBufferPointer({ memcmp($0.baseAddress!, tag.baseAddress!, tag.count) == 0 }) {
+            if tags[index].withUnsafeBufferPointer({ sameStartTag($0, tag) }) {
                 found = index
             }
         }

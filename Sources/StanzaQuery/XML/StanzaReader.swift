@@ -307,6 +307,9 @@ public final class StanzaReader {
         return restIsBetweenStanzas(context)
     }
 
+    /// How many elements of the stanza being read are open, built or not (0 between stanzas).
+    var openDepth: Int { open.count + skipped }
+
     /// Whether the reader is inside a stream between stanzas and holds back
     /// nothing but blanks: what is fed next is read as it would be by a reader
     /// of that stream that was fed nothing else.

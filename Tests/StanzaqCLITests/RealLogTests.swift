@@ -1,0 +1,157 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// Logs that real software wrote during recorded sessions
+/// (Tests/Fixtures/real-logs: Prosody, ejabberd, slixmpp in two formats,
+/// nbxmpp, libstrophe, tshark), read against the truth of the same session's
+/// packet capture, which wire_truth.py took with Python's expat — never with
+/// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
+///
+/// For every fixture: exit 0 and no message; per session and direction, the
+/// ordered stanzas (name, namespace, id) are the wire's; every chat message
+/// has the wire's body, a line, a time where the format writes one, and the
+/// namespace `jabber:client`; `--direction` splits them.
+final class RealLogTests: CLITestCase {
+    static let folder = PackagePaths.file("Tests/Fixtures/real-logs")
+
+    /// A fixture's truth (truth/NAME.json).
+    struct Truth {
+        var log: String
+        var role: String
+        var connections: [[String: Any]]
+
+        init(_ name: String) throws {
+            let data = try Data(contentsOf: RealLogTests.folder.appendingPathComponent("truth/\(name).json"))
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            log = try XCTUnwrap(object["fixture"] as? String)
+            role = try XCTUnwrap(object["role"] as? String)
+            connections = try XCTUnwrap(object["connections"] as? [[String: Any]])
+        }
+
+        /// The session stanzaq gives a connection's stanzas in this fixture's log.
+        func session(of connection: [String: Any]) -> String? {
+            switch role {
+            case "server":
+                let session = connection["server_session"] as? String ?? "?"
+                // ejabberd names a plaintext session by its transport and process.
+                return log.contains("ejabberd") ? "tcp|" + session : session
+            case "capture": return "tcp.stream eq \(connection["tcp_stream"] as? Int ?? -1)"
+            // A client's log is of its one connection: nbxmpp names it by the account.
+            default: return log.contains("nbxmpp") ? (connection["user"] as? String)?.split(separator: "@").first.map(String.init) : nil
+            }
+        }
+    }
+
+    /// The fixtures and their logs' formats.
+    static let fixtures: [(truth: String, format: String)] = [
+        ("prosody", "prosody"), ("ejabberd", "ejabberd"),
+        ("slixmpp-time-alice", "slixmpp"), ("slixmpp-notime-bob", "slixmpp"),
+        ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
+        ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"),
+        ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
+    ]
+
+    /// One JSON record a line.
+    private func records(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let run = try InProcess.stanzaq(arguments, in: Self.folder)
+        XCTAssertEqual(run.stderr, "", "stanzaq \(arguments)", file: file, line: line)
+        XCTAssertEqual(run.status, 0, "stanzaq \(arguments)", file: file, line: line)
+        return try run.output.split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    func testEveryFixturesStanzasAreTheWiresPerSessionAndDirection() throws {
+        for (name, format) in Self.fixtures {
+            let truth = try Truth(name)
+            let rows = try records(["--json", "--fields", "session,direction", "-e", "/$", "-e", "/@xmlns", "-e", "/@id", truth.log])
+            for direction in ["in", "out"] {
+                let sessions = Set(rows.filter { $0["direction"] as? String == direction }.map { $0["session"] as? String ?? "-" })
+                XCTAssertEqual(sessions.count, truth.connections.count, "\(name): sessions of direction \(direction): \(sessions)")
+            }
+            for connection in truth.connections {
+                let session = truth.session(of: connection)
+                for direction in ["in", "out"] {
+                    let wire = (connection[direction] as? [[String: Any]] ?? []).map {
+                        "\($0["name"] as? String ?? "-") \($0["ns"] as? String ?? "-") \($0["id"] as? String ?? "-")"
+                    }
+                    let read = rows.filter { ($0["session"] as? String) == session && $0["direction"] as? String == direction }.map {
+                        (($0["value"] as? [Any]) ?? []).map { $0 as? String ?? "-" }.joined(separator: " ")
+                    }
+                    XCTAssertFalse(wire.isEmpty, "\(name) \(session ?? "") \(direction): the truth has stanzas")
+                    XCTAssertEqual(read, wire, "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
+                }
+            }
+        }
+    }
+
+    func testEveryChatMessageHasTheWiresBodyAndItsFields() throws {
+        for (name, format) in Self.fixtures {
+            let truth = try Truth(name)
+            // Columns: name, namespace, type, id, body.
+            let rows = try records(["--json", "--fields", "line,time,session,direction", "-e", "/$", "-e", "/@xmlns",
+                                    "-e", "/@type", "-e", "/@id", "-e", "body#", truth.log]).filter {
+                ($0["value"] as? [Any] ?? []).prefix(3).map { $0 as? String ?? "-" } == ["message", "jabber:client", "chat"]
+            }
+            for connection in truth.connections {
+                let session = truth.session(of: connection)
+                for direction in ["in", "out"] {
+                    let wire = (connection["chat_" + direction] as? [[String: Any]] ?? []).map {
+                        "\($0["id"] as? String ?? "-"): \(Self.logged($0["body"] as? String ?? "-", by: format))"
+                    }
+                    let read = rows.filter { ($0["session"] as? String) == session && $0["direction"] as? String == direction }
+                    XCTAssertEqual(read.map { row in
+                        let columns = (row["value"] as? [Any] ?? []).map { $0 as? String ?? "-" }
+                        return "\(columns[3]): \(columns[4])"
+                    }, wire,
+                                   "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
+                    for row in read {
+                        XCTAssertGreaterThan(row["line"] as? Int ?? 0, 0, "\(name): a line for \(row)")
+                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp"].contains(format) && !name.contains("notime") {
+                            XCTAssertFalse((row["time"] as? String ?? "").isEmpty, "\(name): a time for \(row)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// What a log can show of a body on the wire: Prosody writes a newline and
+    /// the tab after it as a newline and its own tab (util/format.lua:
+    /// `gsub("\n\t?", "\n\t")`), so that tab is lost; tshark's `ascii` follow
+    /// writes every byte that is not printable ASCII or a newline as `.`.
+    static func logged(_ body: String, by format: String) -> String {
+        switch format {
+        case "prosody": return body.replacingOccurrences(of: "\n\t", with: "\n")
+        case "tshark": return String(decoding: body.utf8.map { (0x20...0x7E).contains($0) || $0 == 0x0A ? $0 : 0x2E }, as: UTF8.self)
+        default: return body
+        }
+    }
+
+    func testDirectionSplitsEveryFixture() throws {
+        for (name, _) in Self.fixtures {
+            let truth = try Truth(name)
+            let all = try InProcess.stanzaq(["-c", "/", truth.log], in: Self.folder)
+            let incoming = try InProcess.stanzaq(["--direction", "in", "-c", "/", truth.log], in: Self.folder)
+            let outgoing = try InProcess.stanzaq(["--direction", "out", "-c", "/", truth.log], in: Self.folder)
+            let wire = truth.connections.map { (($0["in"] as? [Any])?.count ?? 0, ($0["out"] as? [Any])?.count ?? 0) }
+            XCTAssertEqual(incoming.output, "\(wire.map(\.0).reduce(0, +))\n", name)
+            XCTAssertEqual(outgoing.output, "\(wire.map(\.1).reduce(0, +))\n", name)
+            XCTAssertEqual(all.output, "\(wire.map { $0.0 + $0.1 }.reduce(0, +))\n", name)
+        }
+    }
+
+    /// The real-logs issue's first example: Prosody logs each received stanza
+    /// twice (Received[c2s]: its start tag, RECV: the whole of it, attributes
+    /// in another order), and it is one stanza.
+    func testProsodysStartTagAndWholeStanzaAreOneStanza() throws {
+        // 38 chat messages on the wire from the clients, 38 to them.
+        try assertStanzaq(["-c", "-e", "/{jabber:client}message<type=chat>", "logs/prosody.log"], in: Self.folder,
+                          stdout: "76\n", status: 0)
+        try assertStanzaq(["--direction", "in", "-c", "-e", "/{jabber:client}message<type=chat>", "logs/prosody.log"], in: Self.folder,
+                          stdout: "38\n", status: 0)
+        try assertStanzaq(["--direction", "in", "-c", "-e", "/{jabber:client}message<type=chat>", "logs/slixmpp-time-alice.log"],
+                          in: Self.folder, stdout: "9\n", status: 0)
+    }
+}
