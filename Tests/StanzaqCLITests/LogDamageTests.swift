@@ -45,4 +45,64 @@ final class LogDamageTests: CLITestCase {
                           stdout: "2:b\n3:c\n", stderr: "(standard input):2:3: <x> is not closed (a new <m> starts at 3:1)\n",
                           status: 2)
     }
+
+    /// tshark's follow output: chunks of one TCP stream (no line breaks between
+    /// stanzas on the wire), each its length, then its data.
+    static func tsharkFollow(_ chunks: [String]) -> String {
+        let header = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams' to='x' version='1.0'>"
+        return "\n===================================================================\nFollow: tcp,ascii\nFilter: tcp.stream eq 0\n"
+            + "Node 0: 127.0.0.1:5000\nNode 1: 127.0.0.1:5222\n"
+            + ([header] + chunks).map { "\($0.utf8.count)\n\($0)\n" }.joined()
+            + "===================================================================\n"
+    }
+
+    /// A stray `&`: libxml2 read a reference only once a `;` had come, so the
+    /// stanza and every later one of its direction waited for one to the end.
+    func testAStrayAmpersandInATsharkStreamCostsItsStanza() throws {
+        let log = Self.tsharkFollow(["<message id='a'><body>one</body></message>", "<message id='b'><body>two & three</body></message>",
+                                     "<message id='c'><body>four</body></message>", "<message id='d'><body>five</body></message>"])
+        try assertStanzaq(["-e", "/@id"], stdin: log, stdout: "a\nc\nd\n",
+                          stderr: "(standard input):12:28: xmlParseEntityRef: no name\n", status: 2)
+        // The same in XML with no line break between stanzas, and after a name.
+        let header = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>"
+        try assertStanzaq(["-e", "/@id"], stdin: header + "<m id='a'>AT&T rocks</m><m id='b'/><m id='c'/>", stdout: "b\nc\n",
+                          stderr: "(standard input):1:100: EntityRef: expecting ';'\n", status: 2)
+    }
+
+    /// A quote never closed: libxml2 stops at the first `<` inside the value; the
+    /// tag ends there, and its element is skipped to its end.
+    func testAnUnclosedQuoteInATsharkStreamCostsItsStanza() throws {
+        let log = Self.tsharkFollow(["<message id='a'><body>one</body></message>", "<message id='b><body>two</body></message>",
+                                     "<message id='c'><body>four</body></message>", "<message id='d'><body>five</body></message>"])
+        try assertStanzaq(["-e", "/@id"], stdin: log, stdout: "a\nc\nd\n",
+                          stderr: "(standard input):12:16: Unescaped '<' not allowed in attributes values\n", status: 2)
+        let header = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>"
+        try assertStanzaq(["-e", "/@id"], stdin: header + "<m id='b><x>t</x></m><m id='c'/><m id='d'/>", stdout: "c\nd\n",
+                          stderr: "(standard input):1:95: Unescaped '<' not allowed in attributes values\n", status: 2)
+        // Cut off by a new stanza inside the value.
+        try assertStanzaq(["-e", "/@id"], stdin: header + "<message id='b<message id='c'/><m id='d'/>", stdout: "c\nd\n",
+                          stderr: "(standard input):1:100: Unescaped '<' not allowed in attributes values\n", status: 2)
+    }
+
+    private static let ejabberd = "2026-11-23 09:30:13.220101+00:00 [notice] <0.1234.0> (tcp|<0.1234.0>) Received XML on stream = "
+    private static let ejabberdOther = "2026-11-23 09:30:13.220101+00:00 [notice] <0.99.0> (tcp|<0.99.0>) Received XML on stream = "
+    private static let streamTerm = #"<<"<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>">>"#
+
+    func testAStrayAmpersandInAnEjabberdRecordCostsItsStanza() throws {
+        let log = [Self.streamTerm, #"<<"<message id=\"p\"><body>&</body></message>">>"#, #"<<"<message id=\"q\"/>">>"#,
+                   #"<<"<message id=\"r\"/>">>"#].map { Self.ejabberd + $0 + "\n" }.joined()
+        try assertStanzaq(["-e", "/@id"], stdin: log, stdout: "q\nr\n",
+                          stderr: "(standard input):2:96: xmlParseEntityRef: no name\n", status: 2)
+    }
+
+    /// A byte-list term left open, then a line that is not indented: the term
+    /// ends there, and the records after it stay in their own sessions.
+    func testAnEjabberdTermLeftOpenKeepsLaterRecordsInTheirSessions() throws {
+        let log = [Self.ejabberd + Self.streamTerm, Self.ejabberdOther + Self.streamTerm, Self.ejabberd + "<<60,109,101,",
+                   "garbled %%% line", Self.ejabberdOther + #"<<"<message id='q'/>">>"#, Self.ejabberdOther + #"<<"<message id='r'/>">>"#,
+                   Self.ejabberd + #"<<"<message id='s'/>">>"#].joined(separator: "\n") + "\n"
+        try assertStanzaq(["--fields", "session", "-e", "/@id"], stdin: log,
+                          stdout: "tcp|<0.99.0>:q\ntcp|<0.99.0>:r\ntcp|<0.1234.0>:s\n",
+                          stderr: "(standard input):7:96: error parsing attribute name\n", status: 2)
+    }
 }

@@ -291,6 +291,26 @@ struct Resynchronizer {
                         if look + 1 < end && at(look) == UInt8(ascii: "<") && isNameStartByte(at(look + 1)) {
                             return cut(at: look)
                         }
+                    } else if byte == UInt8(ascii: "<") {
+                        // No value holds a `<`: the quote was never closed (libxml2 stops here).
+                        // The tag ends where its value broke; a new stanza (a start tag of
+                        // this name or a stanza's) cut it off, anything else is inside it.
+                        var nameEnd = index + 1
+                        while nameEnd < end && isNameByte(at(nameEnd)) { nameEnd += 1 }
+                        if nameEnd == end && !atEnd { return nil }
+                        let next = Array(bytes[(index + 1 - base)..<(nameEnd - base)])
+                        if !next.isEmpty && (next == name || Resynchronizer.stanzaNames.contains(localName(next))) { return cut(at: index) }
+                        // A `<` in a value the quote does close (before any `>`) is a stray character.
+                        var look = index + 1
+                        while look < end && at(look) != quote && at(look) != UInt8(ascii: ">") { look += 1 }
+                        if look == end && !atEnd { return nil }
+                        if look == end || at(look) == quote || (next.isEmpty && at(index + 1) != UInt8(ascii: "/")) {
+                            previous = byte
+                            index += 1
+                            continue
+                        }
+                        return StartTag(name: name, end: index, isEmpty: false, isCut: false,
+                                        isForeign: declaresDefault || name.contains(UInt8(ascii: ":")), isStreamHeader: false)
                     } else if byte == UInt8(ascii: "h") && matches(Resynchronizer.streamsNamespace, at: index) {
                         mentionsStreams = true
                     }

@@ -227,3 +227,37 @@ func shortened(_ message: String) -> String {
         word.count > 60 ? String(word.prefix(50)) + "…" : String(word)
     }.joined(separator: " ")
 }
+
+// MARK: - A reference that never ends
+
+extension StanzaReader {
+    /// Damage libxml2 would report at an `&` where it has stopped. Its push parser
+    /// reads a reference only once a `;` has arrived, anywhere after it: a stray
+    /// `&` in text (`Tom & Jerry`) held back every byte after it, and so every
+    /// later stanza, until a `;` came or the input ended — in a log, forever, and
+    /// with every record re-read (libxml2's "Huge input lookup"). What libxml2
+    /// says at the end of the input is known as soon as a byte that cannot be
+    /// part of the reference has arrived: `xmlParseEntityRef: no name` where no
+    /// name follows the `&`, `EntityRef: expecting ';'` after a name, at that
+    /// byte. Character references and names with non-ASCII bytes are left to
+    /// libxml2 (its messages there depend on more than the bytes).
+    func strayReference() -> PendingDamage? {
+        guard pendingDamage == nil, let context else { return nil }
+        let ampersand = documentStart + Int(xmlByteConsumed(context))
+        guard ampersand >= retainedBase, ampersand < inputLength, retained[ampersand - retainedBase] == 0x26 else { return nil }
+        var index = ampersand + 1
+        while index < inputLength {
+            let byte = retained[index - retainedBase]
+            if byte == 0x3B || byte >= 0x80 || (index == ampersand + 1 && byte == 0x23) { return nil }
+            let isName = index == ampersand + 1 ? isNameStartByte(byte) : isNameByte(byte)
+            if !isName {
+                let place = position(of: index)
+                return PendingDamage(line: place.line, column: place.column,
+                                     message: index == ampersand + 1 ? "xmlParseEntityRef: no name" : "EntityRef: expecting ';'",
+                                     offset: ampersand)
+            }
+            index += 1
+        }
+        return nil
+    }
+}

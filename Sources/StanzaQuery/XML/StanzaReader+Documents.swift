@@ -64,7 +64,7 @@ extension StanzaReader {
 
     /// Acts on what the callbacks found: damage, or the end of a document.
     func afterParse() throws {
-        if let damage = pendingDamage {
+        if let damage = pendingDamage ?? strayReference() {
             pendingDamage = nil
             handle(damage)
         } else if let reset = resetOffset {

@@ -15,10 +15,13 @@ final class EjabberdLogParser: LogLineParser {
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
-        if decoder.isInsideTerm {
+        // `~p` indents the lines a term is wrapped onto: a line that is not indented
+        // ends a term left open (a log cut or garbled), and is read as itself.
+        if decoder.isInsideTerm && line.count > 0 && isXMLSpace(line[0]) {
             let (bytes, _) = decoder.decode(line, from: 0)
             return ParsedLine(kind: .more, payload: line.skippingBlanks(from: 0)..<line.count, decoded: bytes)
         }
+        decoder.start()
         guard let marker = line.firstRange(of: " XML on stream = ") else { return .text }
         var header = RecordHeader()
         if marker.lowerBound >= 8, line.has("Received", at: marker.lowerBound - 8) {
