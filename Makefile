@@ -3,8 +3,9 @@
 #   make demo      install what is missing, build, and run stanzaq on an example
 #   make check     the unit and command-line tests (the latter run the release
 #                  binary, the one users run)
-#   make test      make check, then each fuzz target for FUZZ_QUICK_SECONDS
-#                  (default 10) seconds: what CI runs, with longer fuzzing
+#   make test      make check, then the fuzz targets' regression inputs and
+#                  FUZZ_QUICK_RUNS (default 2000) runs of each from seed 1:
+#                  what CI runs, with more runs
 #   make fuzz      each fuzz target for FUZZ_SECONDS (default 60) seconds
 #   make install   the binary (stripped), the man pages and the shell completions
 #                  (bash, zsh, fish) under $(DESTDIR)$(PREFIX)
@@ -94,7 +95,6 @@ test: check
 SWIFTC             ?= swiftc
 SHARED             ?= ../shared
 FUZZ_SECONDS       ?= 60
-FUZZ_QUICK_SECONDS ?= 10
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
@@ -109,7 +109,11 @@ $(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteS
 	@mkdir -p $(FUZZ_DIR)
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift -o $@
 
-fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer
+$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/LogFuzzer.swift
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/LogFuzzer.swift -o $@
+
+fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer $(FUZZ_DIR)/log-fuzzer
 
 fuzz-seeds:
 	Fuzz/make-seeds.sh $(SHARED)/corpus/xep-stanzas.xml $(FUZZ_DIR)/seeds
@@ -117,13 +121,18 @@ fuzz-seeds:
 fuzz: fuzz-build fuzz-seeds
 	Fuzz/run.sh query $(FUZZ_SECONDS)
 	Fuzz/run.sh reader $(FUZZ_SECONDS)
+	Fuzz/run.sh log $(FUZZ_SECONDS)
 
-# What `make test` runs: enough to keep the targets building and alive. CI
-# runs it longer (.ci/run: 120 s a target, enough to find the byte order mark
-# split across reads that took the reader fuzzer 85 s).
+# What `make test` runs: the regression inputs, then a fixed number of runs of
+# each target from seed 1 — the same runs on every machine, so that a red run
+# is a bug anyone can reproduce, never a known one found by chance. CI runs
+# more of them (.ci/run). Random fuzzing, which finds new bugs, is `make fuzz`;
+# each finding becomes an input in Fuzz/regressions/TARGET and a test.
+FUZZ_QUICK_RUNS ?= 2000
 fuzz-quick: fuzz-build fuzz-seeds
-	Fuzz/run.sh query $(FUZZ_QUICK_SECONDS) --quiet
-	Fuzz/run.sh reader $(FUZZ_QUICK_SECONDS) --quiet
+	Fuzz/run.sh query runs=$(FUZZ_QUICK_RUNS) --quiet
+	Fuzz/run.sh reader runs=$(FUZZ_QUICK_RUNS) --quiet
+	Fuzz/run.sh log runs=$(FUZZ_QUICK_RUNS) --quiet
 
 # BENCH_MB (default 200) sizes the large input, BENCH_RUNS (default 5) the runs per command.
 bench: bench-deps build

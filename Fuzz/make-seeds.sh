@@ -3,15 +3,16 @@
 #   OUT/query/   one query per file, taken from the tests, the README and the
 #                man pages, and a few hostile ones;
 #   OUT/reader/  one input per file: every stanza of the shared corpus, the
-#                examples, and hostile XML (DTDs, deep nesting, cut-off input).
+#                examples, and hostile XML (DTDs, deep nesting, cut-off input);
+#   OUT/log/     the logs real software wrote, and every log format's example.
 # Both also get the inputs kept in Fuzz/regressions/TARGET/.
 # Usage: Fuzz/make-seeds.sh SHARED_CORPUS OUT   (run from the repository root)
 # A missing shared corpus is not an error: the other seeds are still written.
 set -eu
 corpus=$1
 out=$2
-rm -rf "$out/query" "$out/reader"
-mkdir -p "$out/query" "$out/reader"
+rm -rf "$out/query" "$out/reader" "$out/log"
+mkdir -p "$out/query" "$out/reader" "$out/log"
 
 # Queries: string arguments of the helpers and initialisers the tests call
 # (Swift escapes undone crudely: a seed only needs to be close), …
@@ -50,7 +51,12 @@ fi
 # … the examples, …
 for file in examples/*.xml; do cp "$file" "$out/reader/example-$(basename "$file")"; done
 # … inputs that once crashed a target or broke one of its checks, …
-for target in query reader; do
+# Logs: what real software wrote (Tests/Fixtures/real-logs), and every format's example.
+for file in Tests/Fixtures/real-logs/logs/* Tests/Fixtures/real-logs/tshark/*-follow.txt examples/logs/*; do
+    case $file in *.md) continue ;; esac
+    cp "$file" "$out/log/$(basename "$(dirname "$file")")-$(basename "$file")"
+done
+for target in query reader log; do
     for file in Fuzz/regressions/$target/*; do
         [ -f "$file" ] && cp "$file" "$out/$target/regression-$(basename "$file")"
     done
@@ -70,4 +76,4 @@ awk 'BEGIN { printf "<m id=\"1\"/><m"; for (i = 1; i < 1024; i++) printf " a%d=\
 awk 'BEGIN { printf "<m id=\"1\"/><m"; for (i = 0; i < 1025; i++) printf " xmlns:p%d=\"u\"", i; printf "><b/></m><m id=\"3\"/>" }' >"$r/declarations-1025.xml"
 printf '<m a="1"><b>cut' >"$r/cut.xml"
 printf '<m>\377\376\000</m>' >"$r/invalid-utf8.xml"
-echo "make-seeds: $(ls "$out/query" | wc -l) queries, $(ls "$out/reader" | wc -l) inputs in $out"
+echo "make-seeds: $(ls "$out/query" | wc -l) queries, $(ls "$out/reader" | wc -l) inputs, $(ls "$out/log" | wc -l) logs in $out"

@@ -1,35 +1,62 @@
 #!/bin/sh
-# Runs one fuzz target for a while (see `make fuzz`):
-#   Fuzz/run.sh TARGET SECONDS [--quiet]
-# TARGET is query or reader: .build-fuzz/TARGET-fuzzer, its dictionary
-# Fuzz/TARGET.dict, seeds in .build-fuzz/seeds/TARGET, and the inputs it
-# finds kept in .build-fuzz/corpus/TARGET for the next run. A crash, a leak, a
+# Runs one fuzz target (see `make fuzz`, `make fuzz-quick`):
+#   Fuzz/run.sh TARGET SECONDS [--quiet]     random fuzzing for SECONDS
+#   Fuzz/run.sh TARGET runs=N [--quiet]      N runs from seed 1: the same runs
+#                                            on every machine (what CI does)
+# TARGET is query, reader or log: .build-fuzz/TARGET-fuzzer, its dictionary
+# Fuzz/TARGET.dict, seeds in .build-fuzz/seeds/TARGET. Random fuzzing keeps
+# the inputs it finds in .build-fuzz/corpus/TARGET for the next run; a fixed
+# run starts from the seeds alone, in a fresh folder. First, each input in
+# Fuzz/regressions/TARGET is replayed. A crash, a leak, a broken check, a
 # time-out (30 s for one input) or running out of memory (2 GiB) fails, with
 # the input saved as .build-fuzz/crashes/TARGET-*. --quiet keeps libFuzzer's
 # progress in .build-fuzz/TARGET.log and prints only the last status line.
 set -u
 target=$1
-seconds=$2
+amount=$2
 quiet=${3:-}
 dir=.build-fuzz
 mkdir -p "$dir/corpus/$target" "$dir/crashes"
 log=$dir/$target.log
 # Inputs up to 64 KiB for the reader: enough for a start tag over the reader's
 # limit of 1,024 attributes, for stanzas that span its 4 KiB pieces, and for
-# the resynchronisation after damage in a long stanza.
+# the resynchronisation after damage in a long stanza; 128 KiB for logs (a
+# real log's sessions, their stream headers and the records after them).
 case $target in
     reader) max_len=65536 ;;
+    log) max_len=131072 ;;
     *) max_len=4096 ;;
 esac
-set -- "$dir/$target-fuzzer" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len="$max_len" \
-    -dict="Fuzz/$target.dict" -artifact_prefix="$dir/crashes/$target-" -print_final_stats=1 \
-    "$dir/corpus/$target" "$dir/seeds/$target"
 export LSAN_OPTIONS="suppressions=Fuzz/lsan.supp:print_suppressions=0"
 # Swift's own crash handler would race AddressSanitizer's report. A smaller
 # quarantine for freed memory keeps the resident size well under the limit.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS="quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-echo "fuzz $target for $seconds s"
+limits="-timeout=30 -rss_limit_mb=2048 -max_len=$max_len"
+
+# The regressions: each input once.
+regressions=$(find "Fuzz/regressions/$target" -type f 2>/dev/null | sort)
+if [ -n "$regressions" ]; then
+    # shellcheck disable=SC2086
+    if ! "$dir/$target-fuzzer" $limits $regressions >"$dir/$target-regressions.log" 2>&1; then
+        echo "fuzz $target: a regression input FAILED; the end of $dir/$target-regressions.log:" >&2
+        tail -n 60 "$dir/$target-regressions.log" >&2
+        exit 1
+    fi
+    echo "fuzz $target: $(echo "$regressions" | wc -l) regression inputs replayed"
+fi
+
+case $amount in
+    runs=*)
+        corpus=$(mktemp -d "$dir/corpus-$target-XXXXXX")
+        echo "fuzz $target: ${amount#runs=} runs from seed 1"
+        set -- "$dir/$target-fuzzer" -seed=1 -runs="${amount#runs=}" $limits ;;
+    *)
+        corpus=$dir/corpus/$target
+        echo "fuzz $target for $amount s"
+        set -- "$dir/$target-fuzzer" -max_total_time="$amount" $limits ;;
+esac
+set -- "$@" -dict="Fuzz/$target.dict" -artifact_prefix="$dir/crashes/$target-" -print_final_stats=1 "$corpus" "$dir/seeds/$target"
 if [ "$quiet" = --quiet ]; then
     "$@" >"$log" 2>&1
     status=$?
@@ -38,6 +65,7 @@ else
     { "$@" 2>&1; echo $? >"$dir/$target.status"; } | tee "$log"
     status=$(cat "$dir/$target.status")
 fi
+case $amount in runs=*) rm -rf "$corpus" ;; esac
 grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' "$log" | tail -n 1
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log"
 if [ "$status" != 0 ]; then

@@ -27,6 +27,10 @@ public struct LogCutLog: Sendable {
 
     var operations: [Operation] = []
     var tags: [UInt8] = []
+    /// The record prefix the reader learned from its first record (``RecordPrefix``):
+    /// a reader started mid-log learns it from its part's first record, which the
+    /// reader of the whole log may read as text.
+    var recordPrefix: RecordPrefix?
 
     /// Keeps `tag`: its range in `tags`.
     mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
@@ -56,6 +60,8 @@ public final class LogCutState {
     /// of `lastWholeTags`, a part's log's tags: not copied).
     private var lastWhole: (channel: Int, range: Range<Int>)?
     private var lastWholeTags: [UInt8] = []
+    /// The record prefix of the whole log: the first part's that learned one.
+    private var recordPrefix: RecordPrefix?
 
     public init() {}
 
@@ -72,6 +78,10 @@ public final class LogCutState {
     /// fared as they do in the reader of the whole log. (No channel was forgotten:
     /// the log has at most as many channels as a reader keeps.)
     public func apply(_ log: LogCutLog) -> Bool {
+        if let learned = log.recordPrefix {
+            if let recordPrefix, recordPrefix != learned { return false }
+            recordPrefix = learned
+        }
         for operation in log.operations {
             switch operation {
             case .made(let key):

@@ -360,6 +360,7 @@ public final class LogReader {
         let prefix = RecordPrefix(of: line)
         guard let learned = recordPrefix else {
             recordPrefix = prefix
+            if recordsCuts { cutLog.recordPrefix = prefix }
             return .record
         }
         guard prefix == learned else { return .text }
@@ -836,7 +837,8 @@ public final class LogReader {
     /// tag waits for its stanza, and every stream's namespace is the one its
     /// records give it.
     public var isAtCleanCut: Bool {
-        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty
+        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
+              lookahead == nil
         else { return false }
         for channel in channels.values where !channel.isAtRest { return false }
         return true

@@ -7,7 +7,7 @@
 /// else what comes before the first letter or `<`), with each run of digits,
 /// letters or blanks as one mark, so that the records of one log all have it
 /// whatever their times, levels and widths.
-struct RecordPrefix: Equatable {
+struct RecordPrefix: Equatable, Sendable {
     private let shape: [UInt8]
 
     /// The prefix of the record that starts `line`.
