@@ -1,0 +1,67 @@
+import ArgumentParser
+import StanzaqKit
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// The options that say how records are written: their format, their
+/// prefixes, their separators, colour and buffering (stanzaq(1), OUTPUT).
+struct FormatOptions: ParsableArguments {
+    @Flag(help: "Print a header row (the columns' names) before the first TSV row.")
+    var header = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Output format: text, json (JSON Lines) or tsv.", valueName: "FORMAT"))
+    var output: OutputFormat?
+
+    @Flag(name: .customLong("json"), help: "The same as -o json.")
+    var json = false
+
+    @Flag(name: [.customShort("0"), .customLong("null")], help: "End records with NUL instead of newline.")
+    var null = false
+
+    @Flag(name: [.customShort("j"), .customLong("join")], help: "End records with nothing (for raw output such as -j …|base64 > file).")
+    var join = false
+
+    @Flag(name: [.customShort("H"), .customLong("with-filename")], help: "Prefix each record with its file name.")
+    var withFilename = false
+
+    @Flag(name: [.customShort("n"), .customLong("stanza-number")], help: "Prefix each record with its stanza number (from 1, per input).")
+    var stanzaNumber = false
+
+    @Flag(help: "Print datetimes as seconds since 1970.")
+    var epoch = false
+
+    @Flag(help: "Indent XML output.")
+    var pretty = false
+
+    @Flag(help: "Write each element on one line (-s: one stanza a line): whitespace between elements dropped, newlines in text as &#10;.")
+    var compact = false
+
+    @Option(help: ArgumentHelp("Colour XML and prefixes: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "WHEN"))
+    var color: ColorChoice?
+
+    @Flag(help: "Flush the output after each stanza (the default on a terminal).")
+    var lineBuffered = false
+
+    func validate() throws {
+        if null && join { throw ValidationError("choose one of -0 and -j") }
+        if compact && pretty { throw ValidationError("choose one of --compact and --pretty") }
+        if header && isJSON {
+            throw ValidationError("--header is for TSV; JSON rows are objects keyed by the names of -e NAME=QUERY")
+        }
+        if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
+    }
+
+    /// The format asked for (`-o`, `--json`); `nil`: chosen by what is printed.
+    var format: OutputFormat? {
+        output ?? (json ? .json : nil)
+    }
+
+    /// Whether JSON is asked for.
+    var isJSON: Bool {
+        format == .json
+    }
+}

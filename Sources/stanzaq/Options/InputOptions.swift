@@ -1,0 +1,87 @@
+import ArgumentParser
+import StanzaQuery
+import StanzaqKit
+
+extension LogDirection: ExpressibleByArgument {}
+
+/// The options that say what is read and how: directories, logs and their
+/// fields, following a file, threads (stanzaq(1), OPTIONS, LOGS).
+struct InputOptions: ParsableArguments {
+    @Flag(name: [.customShort("r"), .customLong("recursive")],
+          help: "Search the files under directory operands (or the working directory), in name order; links inside are not followed.")
+    var recursive = false
+
+    @Option(name: [.customShort("g"), .customLong("glob")], parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("With -r: search only the files that match GLOB (!GLOB: skip them); repeatable, the last match decides.",
+                               valueName: "GLOB"))
+    var globs: [String] = []
+
+    @Option(name: .customLong("log"), help: ArgumentHelp(
+        "Read the input as a log: --log, or --log=FORMAT (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))).",
+        valueName: "FORMAT"))
+    var log: String?
+
+    @Flag(name: .customLong("xml"), help: "Read the input as XML, never as a log.")
+    var xml = false
+
+    @Option(help: ArgumentHelp("Only the stanzas a log shows received (in) or sent (out).", valueName: "in|out"))
+    var direction: LogDirection?
+
+    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"))
+    var fields: String?
+
+    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts, for vim +N (the same as --fields line); with -s on each of its lines.")
+    var lineNumber = false
+
+    @Flag(help: "Follow a growing file as tail -F does: from its end, across rotation, line-buffered.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("Search with N threads (default: the number of CPUs); 1 reads strictly in order. The output is the same.",
+                               valueName: "N"))
+    var threads: Int?
+
+    /// `--log` without a value: the format is detected.
+    static let detectedLogFormat = "auto"
+
+    func validate() throws {
+        if xml && log != nil { throw ValidationError("choose one of --log and --xml") }
+        if let log, log != Self.detectedLogFormat, LogFormat(rawValue: log) == nil {
+            throw ValidationError("unknown log format '\(log)' (one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        if let fields, fields.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            throw ValidationError("--fields: an empty field name in '\(fields)'")
+        }
+        if let threads, threads < 1 { throw ValidationError("--threads: N must be at least 1") }
+    }
+
+    /// The options of a search through directories (stanzaq(1), `-r`, `-g`): not
+    /// checked for the REPL, which refuses them.
+    func validateWalk() throws {
+        if !globs.isEmpty && !recursive { throw ValidationError("-g filters the files -r finds: add -r") }
+        _ = try globFilter()
+        if recursive && follow { throw ValidationError("--follow follows one file, not a directory (-r)") }
+    }
+
+    /// The `-g` globs, compiled.
+    func globFilter() throws -> GlobFilter {
+        do {
+            return try GlobFilter(globs)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// How to read the inputs: `--xml`, `--log[=FORMAT]`, or recognise each.
+    var inputKind: InputKind? {
+        if xml { return .xml }
+        guard let log else { return nil }
+        return .log(LogFormat(rawValue: log))
+    }
+
+    /// The fields to print with each record.
+    var fieldNames: [LogFieldName] {
+        var names = (fields ?? "").split(separator: ",").map { LogFieldName(String($0)) }
+        if lineNumber && !names.contains(.line) { names.insert(.line, at: 0) }
+        return names
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import StanzaqKit
+
+/// The options that say what is printed of the stanzas that have results: the
+/// results, the stanzas, a count, file names, nothing; and grep's context and
+/// limits around them (stanzaq(1), OPTIONS).
+struct ModeOptions: ParsableArguments {
+    @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; exit 0 as soon as a stanza has a result.")
+    var quiet = false
+
+    @Flag(name: [.customShort("c"), .customLong("count")], help: "Print the number of stanzas with a result (per file with -H).")
+    var count = false
+
+    @Flag(name: [.customShort("s"), .customLong("select")], help: "Print the whole stanzas that have a result.")
+    var select = false
+
+    @Flag(name: [.customShort("l"), .customLong("files-with-matches")],
+          help: "Print only the names of the files that have a selected stanza (reading each stops at its first).")
+    var filesWithMatches = false
+
+    @Flag(name: [.customShort("L"), .customLong("files-without-match")], help: "Print only the names of the files that have no selected stanza.")
+    var filesWithoutMatch = false
+
+    @Option(name: [.customShort("m"), .customLong("max-count")],
+            help: ArgumentHelp("Stop reading a file after N stanzas with a result (per file).", valueName: "N"))
+    var maxCount: Int?
+
+    @Option(name: [.customShort("A"), .customLong("after-context")],
+            help: ArgumentHelp("With -s: also print the N stanzas after each selected one (-- between groups).", valueName: "N"))
+    var afterContext: Int?
+
+    @Option(name: [.customShort("B"), .customLong("before-context")],
+            help: ArgumentHelp("With -s: also print the N stanzas before each selected one.", valueName: "N"))
+    var beforeContext: Int?
+
+    @Option(name: [.customShort("C"), .customLong("context")],
+            help: ArgumentHelp("With -s: also print N stanzas before and after each selected one.", valueName: "N"))
+    var context: Int?
+
+    @Flag(help: "With -s: also print, for each selected iq, the request it answers or the response it got (same id).")
+    var pair = false
+
+    @Flag(name: [.customShort("v"), .customLong("invert")], help: "Select, count or test the stanzas that have no result (alone: like -s -v).")
+    var invert = false
+
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Start the interactive REPL.")
+    var interactive = false
+
+    func validate() throws {
+        if [quiet, count, select, filesWithMatches, filesWithoutMatch].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of -q, -c, -s, -l and -L")
+        }
+    }
+
+    /// Whether only file names are printed (`-l`, `-L`), and which option says so.
+    var listing: String? {
+        filesWithMatches ? "-l" : filesWithoutMatch ? "-L" : nil
+    }
+
+    /// Whether whole stanzas are printed: `-s`, or `-v` alone.
+    var selects: Bool {
+        select || (invert && !quiet && !count && listing == nil)
+    }
+
+    /// The mode that prints no stanza (`-l`, `-L`, `-c`, `-q`), if one is given.
+    var summary: String? {
+        listing ?? (count ? "-c" : quiet ? "-q" : nil)
+    }
+
+    /// The options of grep's habits (stanzaq(1), `-m`, `-A`, `--pair`): numbers
+    /// in range, and nothing they cannot go with.
+    func validateGrepOptions() throws {
+        for (name, value) in [("-m", maxCount), ("-A", afterContext), ("-B", beforeContext), ("-C", context)] {
+            if let value, value < 0 { throw ValidationError("\(name) needs a number of 0 or more, not \(value)") }
+        }
+        let contextOption = afterContext != nil ? "-A" : beforeContext != nil ? "-B" : context != nil ? "-C" : nil
+        if let contextOption {
+            if let summary { throw ValidationError("\(contextOption) prints stanzas around selected ones, which \(summary) does not print") }
+            if !selects { throw ValidationError("\(contextOption) prints stanzas around selected ones: add -s") }
+            if pair { throw ValidationError("choose one of \(contextOption) and --pair") }
+        }
+        if pair && !selects {
+            throw ValidationError(summary.map { "--pair prints stanzas, which \($0) does not print" } ?? "--pair prints the partners of selected stanzas: add -s")
+        }
+    }
+
+    /// How many stanzas to print around selected ones: `-A`/`-B` win over `-C`, as in grep.
+    var stanzaContext: StanzaContext? {
+        guard afterContext != nil || beforeContext != nil || context != nil else { return nil }
+        return StanzaContext(before: beforeContext ?? context ?? 0, after: afterContext ?? context ?? 0)
+    }
+
+    /// What is printed.
+    var report: SearchOptions.Report {
+        quiet ? .quiet : count ? .count : filesWithMatches ? .files(without: false)
+            : filesWithoutMatch ? .files(without: true) : (select || invert) ? .stanzas : .results
+    }
+}
