@@ -1,14 +1,21 @@
+import StanzaQuery
 import StanzaqKit
 
 extension StanzaqCommand {
     /// `--log` may stand alone (`--log`) or name a format (`--log=prosody`): a bare
     /// `--log` becomes `--log=auto` before parsing, unless it is another option's value.
-    static func normalising(_ arguments: [String]) -> [String] {
+    /// A bare `--log` followed by a format's name is an error: the name would be
+    /// read as the query, and a user who writes it means the format.
+    static func normalising(_ arguments: [String]) throws(Diagnostic) -> [String] {
         var result: [String] = []
         var afterTerminator = false
-        for argument in arguments {
+        for (index, argument) in arguments.enumerated() {
             let isValue = result.last.map(takingValues.contains) ?? false
             if !afterTerminator, argument == "--log", !isValue {
+                if index + 1 < arguments.count, let format = LogFormat(rawValue: arguments[index + 1]) {
+                    throw Diagnostic("--log takes its format after '=': --log=\(format.rawValue) "
+                                     + "(a bare --log detects the format, and '\(format.rawValue)' would be the query)")
+                }
                 result.append("--log=" + InputOptions.detectedLogFormat)
             } else if !afterTerminator, !isValue, let (option, number) = attachedNumber(argument) {
                 // grep's `-C2`, `-m1`: the number attached to its option.
@@ -26,7 +33,7 @@ extension StanzaqCommand {
     private static let takingValues: Set<String> = [
         "-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace", "--color", "--direction",
         "--fields", "--log", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-        "-g", "--glob", "--each",
+        "-g", "--glob", "--each", "--where", "--threads", "--ns",
     ]
 
     /// The arguments to parse, and the operands at their end that can be taken

@@ -60,7 +60,7 @@ enum Stanzaq {
         }
         do {
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
-            let (head, operands) = StanzaqCommand.splittingTrailingOperands(StanzaqCommand.normalising(arguments))
+            let (head, operands) = StanzaqCommand.splittingTrailingOperands(try StanzaqCommand.normalising(arguments))
             var parsed = try StanzaqCommand.parseAsRoot(head)
             guard var command = parsed as? StanzaqCommand else { try parsed.run(); return 0 }
             command.positionals += operands
@@ -73,7 +73,7 @@ enum Stanzaq {
             return code.rawValue
         } catch {
             if StanzaqCommand.exitCode(for: error) == .success {
-                try? environment.output.write(StanzaqCommand.fullMessage(for: error) + "\n")
+                try? environment.output.write(StanzaqCommand.shownHelp(StanzaqCommand.fullMessage(for: error)) + "\n")
                 try? environment.output.flush()
                 return 0
             }
@@ -81,6 +81,15 @@ enum Stanzaq {
             environment.diagnostics.write("Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)")
             return 2
         }
+    }
+}
+
+extension StanzaqCommand {
+    /// The help as shown: `--log`'s value is optional and binds only with `=`
+    /// (``normalising(_:)``), which ArgumentParser's `--log <FORMAT>` does not say.
+    /// (The two forms are as wide, so the columns stay aligned.)
+    static func shownHelp(_ text: String) -> String {
+        text.replacingOccurrences(of: "--log <FORMAT>", with: "--log[=FORMAT]")
     }
 }
 
