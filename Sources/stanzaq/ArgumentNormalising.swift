@@ -36,6 +36,19 @@ extension StanzaqCommand {
         "-g", "--glob", "--each", "--where", "--threads", "--ns",
     ]
 
+    /// Whether `-V` or `--version` is given as an option (not as another
+    /// option's value, nor after `--`): the version is printed whatever else is
+    /// given, as ArgumentParser does for its own `--version`.
+    static func requestsVersion(_ arguments: [String]) -> Bool {
+        var previous: String?
+        for argument in arguments {
+            if argument == "--" { return false }
+            if argument == "-V" || argument == "--version", !(previous.map(takingValues.contains) ?? false) { return true }
+            previous = argument
+        }
+        return false
+    }
+
     /// The arguments to parse, and the operands at their end that can be taken
     /// out first: ArgumentParser takes quadratic time over positionals (each one
     /// copies all before it: 14% of `stanzaq body#` over 1,000 files, callgrind).

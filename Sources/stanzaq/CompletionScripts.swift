@@ -19,18 +19,50 @@ enum CompletionScripts {
             // positional returns first) and the help subcommand's function.
             script = removing(script, from: "\n    # Offer subcommand / subcommand argument completions\n", through: "\n    esac\n")
             script = removing(script, from: "\n_stanzaq_help() {\n", through: "\n}\n")
+            // `--log=FORMAT`, `--fields=LIST`: bash splits the word at '=' (COMP_WORDBREAKS),
+            // so the option is the word before the '='. A bare `--log` takes no value: the
+            // word after it is the query or a file, not a format (stanzaq(1), `--log`).
+            script = script.replacingOccurrences(of: "    local -r prev=\"${3}\"\n", with: """
+                    local prev="${3}"
+                    if [[ "${prev}" = '=' && "${COMP_CWORD}" -ge 2 ]]; then
+                        prev="${COMP_WORDS[COMP_CWORD-2]}"
+                    elif [[ "${prev}" = '--log' ]]; then
+                        prev=''
+                    fi
+                    local -r prev
+
+                """)
+            script = script.replacingOccurrences(of: " --log --direction ", with: " --direction ")
+            script = script.replacingOccurrences(of: " --xml --line-number ", with: " --log --xml --line-number ")
         case .zsh:
             // The operands, taken for a subcommand and its arguments, are files.
             script = script.replacingOccurrences(of: "        '(-): :->command'\n        '(-)*:: :->arg'\n",
                                                  with: "        '*:QUERY|FILE:_files'\n")
             script = removing(script, from: "\n    case \"${state}\" in\n", through: "\n    esac\n")
             script = removing(script, from: "\n_stanzaq_help() {\n", through: "\n}\n")
+            // `--log`'s value is optional and only after '=' (`=-`, `::`); `--fields` and
+            // `--direction` take theirs after '=' or as the next word (`=`).
+            script = script.replacingOccurrences(of: "'--log[", with: "'--log=-[")
+                .replacingOccurrences(of: "]:FORMAT:{__stanzaq_complete \"${___log[@]}\"}'", with: "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'")
+                .replacingOccurrences(of: "'--fields[", with: "'--fields=[")
+                .replacingOccurrences(of: "'--direction[", with: "'--direction=[")
         case .fish:
             // The help subcommand as the first operand, its --version, and its parsing.
             script = script.split(separator: "\n", omittingEmptySubsequences: false)
                 .filter { !$0.contains("'help' -d 'Show subcommand help information.'") && !$0.contains("\"stanzaq help\"") }
                 .joined(separator: "\n")
             script = removing(script, from: "\n        switch $unparsed_tokens[1]\n        case 'help'\n", through: "\n        end\n")
+            // `--log`'s value is optional and binds only with '=' (stanzaq(1), `--log`):
+            // the word after a bare `--log` is the query or a file.
+            script = script.replacingOccurrences(of: " 'log=' ", with: " 'log=?' ")
+            // An optional value is no longer known to be the option's, so the operands'
+            // file names are offered only for a word that is not an option (`--log=s`).
+            script = script.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.contains(" -l 'log' ") ? line.replacingOccurrences(of: " -rfka '", with: " -fka '") : String(line)
+            }.joined(separator: "\n")
+            script = script.replacingOccurrences(
+                of: "-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1' -F",
+                with: "-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1; and not string match -q -- \"-*\" (commandline -ct)' -F")
         default:
             break
         }

@@ -58,6 +58,11 @@ enum Stanzaq {
             try? environment.output.flush()
             return 0
         }
+        if StanzaqCommand.requestsVersion(arguments) {
+            try? environment.output.write(StanzaqCommand.versionText + "\n")
+            try? environment.output.flush()
+            return 0
+        }
         do {
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
             let (head, operands) = StanzaqCommand.splittingTrailingOperands(try StanzaqCommand.normalising(arguments))

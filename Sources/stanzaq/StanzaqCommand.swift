@@ -39,8 +39,7 @@ struct StanzaqCommand: ParsableCommand {
 
             Exit status: 0 if something was found, 1 if not, 2 on an error.
             The query language is described in stanzaq-query(7).
-            """,
-        version: versionText
+            """
     )
 
     /// What `--version` prints: stanzaq's version, then those of the libraries whose
@@ -58,6 +57,12 @@ struct StanzaqCommand: ParsableCommand {
     @OptionGroup var mode: ModeOptions
     @OptionGroup var format: FormatOptions
     @OptionGroup var input: InputOptions
+
+    // Declared for --help and the completion scripts; answered before parsing
+    // (``requestsVersion(_:)``), whatever else the command line holds.
+    @Flag(name: [.customShort("V"), .customLong("version")],
+          help: "Print the versions of stanzaq, libxml2 and ICU, and exit.")
+    var showsVersion = false
 
     /// The checks that concern options of several groups (each group checks its own).
     func validate() throws {

@@ -23,7 +23,23 @@ final class OptionSpellingTests: CLITestCase {
 
     func testHelpShowsTheOptionalValueOfLog() throws {
         let result = try assertStanzaq(["--help"], stdout: try Runner.stanzaq(["--help"]).output, status: 0)
-        let lines = result.output.split(separator: "\n").filter { $0.hasPrefix("  --log") }
-        XCTAssertEqual(lines, ["  --log[=FORMAT]          Read the input as a log: --log, or --log=FORMAT"])
+        let lines = result.output.split(separator: "\n").filter { $0.hasPrefix("  --log") || $0.contains("--version") }
+        XCTAssertEqual(lines, [
+            "  --log[=FORMAT]          Read the input as a log: --log, or --log=FORMAT",
+            "  -V, --version           Print the versions of stanzaq, libxml2 and ICU, and",
+        ])
+    }
+
+    func testVShortForVersion() throws {
+        let version = try Runner.stanzaq(["--version"]).output
+        XCTAssertTrue(version.hasPrefix("stanzaq "), version)
+        try assertStanzaq(["-V"], stdout: version, status: 0)
+        // Whatever else is given, as --version.
+        try assertStanzaq(["-c", "-V", "body#", "capture.xml"], stdout: version, status: 0)
+        try assertStanzaq(["--version", "--bogus"], stdout: version, status: 0)
+        // An option's value is no request.
+        try assertStanzaq(["-c", "--glob", "-V", "body#"], stdout: "",
+                          stderr: "stanzaq: error: -g filters the files -r finds: add -r\nUsage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n",
+                          status: 2)
     }
 }

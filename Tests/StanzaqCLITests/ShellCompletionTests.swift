@@ -80,6 +80,72 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertEqual(result.stderr, "")
     }
 
+    /// bash splits a word at '=' (COMP_WORDBREAKS): `--log=pro` is three words, and the
+    /// option is the one before the '='. A bare `--log` takes no value: a file follows it.
+    func testBashCompletesTheValuesOfLogFieldsAndDirection() throws {
+        let loader = "/usr/share/bash-completion/bash_completion"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: loader), "bash-completion is not installed (make test-deps)")
+        let script = """
+            source \(loader)
+            __load_completion stanzaq
+            comp() {
+                COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+                read -ra COMP_WORDS <<< "${COMP_LINE//=/ = }"
+                [[ "$COMP_LINE" == *[\\ =] ]] && COMP_WORDS+=("")
+                COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+                COMPREPLY=()
+                _stanzaq stanzaq "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                echo "$1:$(printf ' %s' "${COMPREPLY[@]}" | tr ' ' '\\n' | LC_ALL=C sort | tr '\\n' ' ')"
+            }
+            comp 'stanzaq --log='
+            comp 'stanzaq --log=s'
+            comp 'stanzaq --log capt'
+            comp 'stanzaq --fields '
+            comp 'stanzaq --fields=d'
+            comp 'stanzaq --direction '
+            comp 'stanzaq --direction=o'
+            comp 'stanzaq --vers'
+            """
+        let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
+                                    environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path]))
+        XCTAssertEqual(result.output, """
+            stanzaq --log=: conversations dino ejabberd gajim generic json monal nbxmpp prosody slixmpp smack tshark tsv\u{20}
+            stanzaq --log=s: slixmpp smack\u{20}
+            stanzaq --log capt: capture.xml\u{20}
+            stanzaq --fields : direction line session time\u{20}
+            stanzaq --fields=d: direction\u{20}
+            stanzaq --direction : in out\u{20}
+            stanzaq --direction=o: out\u{20}
+            stanzaq --vers: --version\u{20}
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    /// fish: `--log`'s value only after '=', so a file after a bare `--log`.
+    func testFishCompletesTheValuesOfLogFieldsAndDirection() throws {
+        let fish = "/usr/bin/fish"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: fish), "fish is not installed (make test-deps)")
+        let lines = ["stanzaq --log=s", "stanzaq --log capt", "stanzaq --fields=s", "stanzaq --direction "]
+        let result = try Runner.run(URL(fileURLWithPath: fish),
+                                    ["-c", "for line in \(lines.map { "'\($0)'" }.joined(separator: " ")); complete -C$line; end"],
+                                    in: Runner.examples,
+                                    environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path,
+                                                                     "PATH": installed("bin") + ":/usr/bin:/bin"]))
+        let log = "Read the input as a log: --log, or --log=FORMAT (prosody, ejabberd, smack, slixmpp, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)."
+        let fields = "Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated)."
+        let direction = "Only the stanzas a log shows received (in) or sent (out)."
+        XCTAssertEqual(result.output, """
+            --log=smack\t\(log)
+            --log=slixmpp\t\(log)
+            capture.xml
+            --fields=session\t\(fields)
+            in\t\(direction)
+            out\t\(direction)
+
+            """)
+    }
+
     /// fish finds the script in $XDG_DATA_DIRS/fish/vendor_completions.d.
     func testFishCompletesOptionsValuesAndFileNames() throws {
         let fish = "/usr/bin/fish"
@@ -110,6 +176,12 @@ final class ShellCompletionTests: XCTestCase {
                                     in: prefix.url, environment: Runner.environment())
         XCTAssertEqual(result.output, "_stanzaq\n")
         XCTAssertEqual(result.stderr, "")
-        XCTAssertTrue(try String(contentsOfFile: "\(directory)/_stanzaq", encoding: .utf8).contains("'*:QUERY|FILE:_files'"))
+        let text = try String(contentsOfFile: "\(directory)/_stanzaq", encoding: .utf8)
+        XCTAssertTrue(text.contains("'*:QUERY|FILE:_files'"))
+        // `--log`'s value is optional and after '=' only; those of --fields and --direction after '=' or a blank.
+        for spec in ["'--log=-[Read the input as a log", "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'",
+                     "'--fields=[Print these fields", "'--direction=[Only the stanzas", "{-V,--version}"] {
+            XCTAssertTrue(text.contains(spec), spec)
+        }
     }
 }

@@ -74,6 +74,9 @@ public enum LogFieldName: Equatable, Sendable {
         }
     }
 
+    /// The fields every log format may have (the others are archive columns).
+    public static let known: [LogFieldName] = [.line, .time, .direction, .session]
+
     public var key: String {
         switch self {
         case .line: return "line"

@@ -18,16 +18,18 @@ struct InputOptions: ParsableArguments {
 
     @Option(name: .customLong("log"), help: ArgumentHelp(
         "Read the input as a log: --log, or --log=FORMAT (\(LogFormat.allCases.map(\.rawValue).joined(separator: ", "))).",
-        valueName: "FORMAT"))
+        valueName: "FORMAT"), completion: .list(LogFormat.allCases.map(\.rawValue)))
     var log: String?
 
     @Flag(name: .customLong("xml"), help: "Read the input as XML, never as a log.")
     var xml = false
 
-    @Option(help: ArgumentHelp("Only the stanzas a log shows received (in) or sent (out).", valueName: "in|out"))
+    @Option(help: ArgumentHelp("Only the stanzas a log shows received (in) or sent (out).", valueName: "in|out"),
+            completion: .list(["in", "out"]))
     var direction: LogDirection?
 
-    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"))
+    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"),
+            completion: .list(LogFieldName.known.map(\.key)))
     var fields: String?
 
     @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts, for vim +N (the same as --fields line); with -s on each of its lines.")
