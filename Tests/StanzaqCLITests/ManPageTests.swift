@@ -14,13 +14,35 @@ final class ManPageTests: XCTestCase {
     /// The conversion names of the query language (stanzaq-query(7), CONVERSIONS).
     private static let conversions = ["bool", "int", "uint", "double", "datetime", "base64", "uuid", "uuidcast"]
 
+    // mandoc is a test dependency (make test-deps): without it this test failed to
+    // run at all, and said so only as a skip.
     func testManPagesPassMandocLint() throws {
-        guard let mandoc = Self.findManTool("mandoc") else {
-            throw XCTSkip("mandoc is not installed (apt-get install mandoc)")
-        }
+        let mandoc = try XCTUnwrap(Self.findManTool("mandoc"), "mandoc is not installed (make test-deps)")
         let result = try Self.runManTool(mandoc, ["-T", "lint", "-W", "warning", Self.toolPage.path, Self.languagePage.path])
         XCTAssertEqual(result.output + result.errors, "", "mandoc -T lint -W warning reports problems")
         XCTAssertEqual(result.status, 0, "mandoc -T lint exit status\n\(result.output)\(result.errors)")
+    }
+
+    /// What lint cannot see: `.Fl` makes every word after it a flag until the next
+    /// macro, so `.It Fl \-pair : 10,000 stanzas` rendered as `--pair: -10,000 -stanzas`
+    /// (valid mdoc, broken text). The rendered pages say what their sources mean.
+    func testRenderedPagesHaveNoWordsTurnedIntoFlags() throws {
+        let mandoc = try XCTUnwrap(Self.findManTool("mandoc"), "mandoc is not installed (make test-deps)")
+        var text = ""
+        for page in [Self.toolPage, Self.languagePage] {
+            let result = try Self.runManTool(mandoc, ["-T", "utf8", "-O", "width=200", page.path])
+            XCTAssertEqual(result.status, 0, result.errors)
+            // Bold and underline are overstrikes (c BS c, _ BS c): the characters alone.
+            text += result.output.replacingOccurrences(of: #".\x{08}"#, with: "", options: .regularExpression)
+        }
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for rendered in ["--pair: 10,000 stanzas, about 32 MB of requests", "with --line-buffered or --follow — is searched",
+                         "(stanzaq -e ... -e ...)"] {
+            XCTAssertTrue(words.contains(rendered), "the man pages do not render \(rendered.debugDescription)")
+        }
+        for broken in [" -10,000", " -stanzas", " -about", " -MB", " -—", " -e -..."] {
+            XCTAssertFalse(words.contains(broken), "the man pages render \(broken.debugDescription)")
+        }
     }
 
     func testToolPageDocumentsEveryLongOption() throws {
