@@ -210,9 +210,16 @@ public final class Searcher {
         var start: [UInt8] = []
         // (A part of a log that starts inside it: numbered on from its first line.)
         var linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
+        // Said once per input: by the reader of its start, when it knows the format.
+        var warned = part.map { $0.offset > 0 || $0.silentThrough > 0 } ?? false
+        func warn(_ format: LogFormat?) {
+            if !warned { options.inputWarnings(file: name, format: format).forEach(diagnostics.report) }
+            warned = true
+        }
         func begin(_ kind: InputKind) {
             switch kind {
             case .xml:
+                warn(nil)
                 // The line of each stanza, when it is printed (`--line-number`).
                 let placed = !options.fields.isEmpty
                 let handler: StanzaReader.Handler = { take($0, placed ? xmlReader.map { StanzaSource(line: $0.stanzaLine) } : nil) }
@@ -241,6 +248,7 @@ public final class Searcher {
                 reader.wholeStanzaTest = wholeStanzaTest
                 xmlReader = reader
             case .log(let format):
+                if let format = format ?? part?.log { warn(format) }
                 logReader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
                                       handler: { take($0, $1) },
                                       damage: { [unowned self] damage in
@@ -354,6 +362,7 @@ public final class Searcher {
             let clean = xmlReader.map { $0.isInsideStreamBetweenStanzas && $0.streamStartTag == part.header } ?? false
             return (count, clean && number - part.stanzasBefore == expected)
         }
+        if let format = logReader?.format { warn(format) }
         if !Interruption.isRequested { try sink.endInput(name, count: count) }
         return (count, true)
     }

@@ -53,6 +53,7 @@ struct InputOptions: ParsableArguments {
         if let fields, fields.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
+        try validateFieldNames()
         if let threads, threads < 1 { throw ValidationError("--threads: N must be at least 1") }
     }
 
@@ -62,6 +63,47 @@ struct InputOptions: ParsableArguments {
         if !globs.isEmpty && !recursive { throw ValidationError("-g filters the files -r finds: add -r") }
         _ = try globFilter()
         if recursive && follow { throw ValidationError("--follow follows one file, not a directory (-r)") }
+    }
+
+    /// Checks the names of `--fields` (stanzaq(1), `--fields`): a name that is not
+    /// line, time, direction or session is an archive row's column, which is known
+    /// only from the input; it is an error where no input can have it (`--xml`, a
+    /// log format that is not archive rows) or where it is close to a field's name
+    /// (`dir`, `sesion`: a typo, unless `--log=json` or `--log=tsv` says archive rows).
+    private func validateFieldNames() throws {
+        let known = LogFieldName.known.map(\.key)
+        let archive = log == LogFormat.json.rawValue || log == LogFormat.tsv.rawValue
+        let notArchive = xml || (log != nil && log != Self.detectedLogFormat && !archive)
+        for name in (fields ?? "").split(separator: ",").map(String.init) where !known.contains(name) && !archive {
+            let suggestion = Self.suggestion(for: name, among: known)
+            guard notArchive || suggestion != nil else { continue }
+            throw ValidationError("--fields: unknown field '\(name)' (the fields are line, time, direction and session, "
+                                  + "and the columns of archive rows)" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""))
+        }
+    }
+
+    /// The name `name` is likely a typo of: one it starts, or one at most two
+    /// edits away (for a name of three letters or more).
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        if let started = names.first(where: { $0.hasPrefix(name) }) { return started }
+        guard name.count >= 3 else { return nil }
+        return names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    /// The Levenshtein distance between two short names.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let current = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = current
+            }
+        }
+        return row[b.count]
     }
 
     /// The `-g` globs, compiled.
