@@ -105,6 +105,9 @@ struct StanzaqCommand: ParsableCommand {
         }
 
         let (names, unnamed) = try Self.columns(texts)
+        if let name = names.first(where: input.fieldNames.map(\.key).contains) {
+            throw ValidationError("the column name '\(name)' is a field of --fields: choose another")
+        }
         texts = unnamed
         if query.explain {
             // Every argument is a query here: --explain reads no input.
@@ -183,8 +186,15 @@ struct StanzaqCommand: ParsableCommand {
         if !names.isEmpty && names.count != queries.count {
             throw ValidationError("name every column (NAME=QUERY) or none")
         }
+        // A JSON row is one object of these keys and the columns (stanzaq(1), JSON).
+        if let name = names.first(where: reservedColumnNames.contains) {
+            throw ValidationError("the column name '\(name)' is a key of the records (\(reservedColumnNames.joined(separator: ", "))): choose another")
+        }
         return (names, queries)
     }
+
+    /// The keys that prefixes and fields give a JSON record, which no column may have.
+    static let reservedColumnNames = ["file", "stanza"] + LogFieldName.known.map(\.key)
 
     /// The options of a search, from the command line and the terminal.
     private func searchOptions(queries: [Query], environment: CommandEnvironment) throws -> SearchOptions {

@@ -151,11 +151,36 @@ final class RowsTests: CLITestCase {
 
             """, status: 0)
         try assertStanzaq(["--json", "-H", "-n", "--line-number", "-e", "id=/@id", "-e", "body=body#", "reconnect-log.xml"], stdout: """
-            {"file":"reconnect-log.xml","stanza":1,"line":3,"value":{"id":"799dc5e2-b698-4b53-9c0c-0862b496c7d1","body":"It is my lady, O, it is my love!"}}
-            {"file":"reconnect-log.xml","stanza":3,"line":13,"value":{"id":"bind_2","body":null}}
-            {"file":"reconnect-log.xml","stanza":4,"line":18,"value":{"id":"e4a1f9c3-6b2d-4e8f-a7c5-3d9b0e2f4a61","body":"Did my heart love till now? forswear it, sight!"}}
+            {"file":"reconnect-log.xml","stanza":1,"line":3,"id":"799dc5e2-b698-4b53-9c0c-0862b496c7d1","body":"It is my lady, O, it is my love!"}
+            {"file":"reconnect-log.xml","stanza":3,"line":13,"id":"bind_2","body":null}
+            {"file":"reconnect-log.xml","stanza":4,"line":18,"id":"e4a1f9c3-6b2d-4e8f-a7c5-3d9b0e2f4a61","body":"Did my heart love till now? forswear it, sight!"}
 
             """, status: 0)
+        // With fields: one flat object, which jq selects from by column as by field.
+        try assertStanzaq(["--json", "--fields", "time", "-e", "type=/$", "-e", "id=/@id", "logs/prosody.log"], stdout: """
+            {"time":"Nov 23 09:30:12","type":"features","id":null}
+            {"time":"Nov 23 09:30:13","type":"iq","id":"bind_1"}
+            {"time":"Nov 23 09:30:13","type":"iq","id":"bind_1"}
+            {"time":"Nov 23 09:30:14","type":"message","id":"msg1"}
+            {"time":"Nov 23 09:30:14","type":"message","id":"msg1"}
+            {"time":"Nov 23 09:30:15","type":"presence","id":"p1"}
+
+            """, status: 0)
+        // Unnamed: the array stays the record's value.
+        try assertStanzaq(["--json", "-n", "-e", "/$", "-e", "/@id", "http-upload-disco.xml"], stdout: """
+            {"stanza":1,"value":["iq","step_02"]}
+
+            """, status: 0)
+        // A column cannot be named as a key of the records.
+        let usage = "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n"
+        try assertStanzaq(["--json", "-e", "time=/@id", "logs/prosody.log"], stdout: "", stderr: """
+            stanzaq: error: the column name 'time' is a key of the records (file, stanza, line, time, direction, session): choose another
+
+            """ + usage, status: 2)
+        try assertStanzaq(["--json", "--fields", "with", "-e", "with=/@to", "logs/prosody-archive.json"], stdout: "", stderr: """
+            stanzaq: error: the column name 'with' is a field of --fields: choose another
+
+            """ + usage, status: 2)
         // One named query makes rows too.
         try assertStanzaq(["--json", "-e", "stamp={urn:xmpp:delay}delay@stamp|datetime", "message-delay.xml"],
                           stdout: "{\"stamp\":\"2002-09-10T23:08:25Z\"}\n", status: 0)

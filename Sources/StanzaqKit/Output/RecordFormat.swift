@@ -120,19 +120,24 @@ public struct RecordFormatter {
             out.append(contentsOf: separator)
             return
         }
-        // JSON: an object keyed by the columns' names, or an array.
+        // JSON, named columns: one flat object of the prefixes' and fields' keys
+        // and the columns (whose names cannot be those keys), so that
+        // `jq 'select(.type == "message")'` reads a column as it reads a field.
+        if !columnNames.isEmpty {
+            var object = JSONObjectWriter(into: &out)
+            writePrefixMembers(file: file, stanza: stanza, source: source, into: &object, &out)
+            for (name, value) in zip(columnNames, values) {
+                object.key(name, into: &out)
+                if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+            }
+            object.close(into: &out)
+            out.append(contentsOf: separator)
+            return
+        }
+        // JSON, unnamed columns: an array (the `value` of an object with prefixes).
         writeEnvelope(file: file, stanza: stanza, source: source, columns: false, into: &out) { out in
             func writeJSON(_ value: QueryValue?) {
                 if let value { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
-            }
-            if !columnNames.isEmpty {
-                var object = JSONObjectWriter(into: &out)
-                for (name, value) in zip(columnNames, values) {
-                    object.key(name, into: &out)
-                    writeJSON(value)
-                }
-                object.close(into: &out)
-                return
             }
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
@@ -149,12 +154,7 @@ public struct RecordFormatter {
                                into out: inout [UInt8], value: (inout [UInt8]) -> Void) {
         if format == .json && (withFilename || withStanzaNumber || !fields.isEmpty || marksContext) {
             var object = JSONObjectWriter(into: &out)
-            if withFilename { object.member("file", string: file.shownFileName, into: &out) }
-            if withStanzaNumber { object.member("stanza", literal: String(stanza), into: &out) }
-            for field in fields {
-                object.key(field.key, into: &out)
-                if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
-            }
+            writePrefixMembers(file: file, stanza: stanza, source: source, into: &object, &out)
             if marksContext { object.member("context", literal: context ? "true" : "false", into: &out) }
             object.key("value", into: &out)
             value(&out)
@@ -168,6 +168,17 @@ public struct RecordFormatter {
             value(&out)
         }
         out.append(contentsOf: separator)
+    }
+
+    /// The keys `file`, `stanza` and the fields' of a JSON record, as asked for.
+    private func writePrefixMembers(file: String, stanza: Int, source: StanzaSource?, into object: inout JSONObjectWriter,
+                                    _ out: inout [UInt8]) {
+        if withFilename { object.member("file", string: file.shownFileName, into: &out) }
+        if withStanzaNumber { object.member("stanza", literal: String(stanza), into: &out) }
+        for field in fields {
+            object.key(field.key, into: &out)
+            if let value = field.value(in: source) { value.writeJSON(into: &out, options: render) } else { out.append(contentsOf: "null".utf8) }
+        }
     }
 
     /// A count (`-c`), per file with `-H`.
