@@ -31,7 +31,7 @@ INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 # its tests and benchmarks use (prosody and lua5.4: the differential test runs
 # Prosody's own util.stanza).
 BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev
-TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish
+TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
