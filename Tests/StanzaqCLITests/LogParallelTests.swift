@@ -68,6 +68,19 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
+    /// What the log fuzzer found (Fuzz/regressions/log), read in parts as whole.
+    func testLogFuzzerFindings() throws {
+        let folder = PackagePaths.file("Fuzz/regressions/log")
+        let findings = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertFalse(findings.isEmpty)
+        for finding in findings {
+            let path = folder.appendingPathComponent(finding).path
+            for options in [["-e", "/$", "-e", "/@id"], ["--json", "--fields", "line,time,direction,session", "/@id"]] {
+                try assertSameAsOneThread(options + [path], partSizes: [1, 120, 700])
+            }
+        }
+    }
+
     /// A Prosody log of `count` stanzas in three sessions (one s2s), logged as
     /// make-log.py logs them and worse: a start tag several lines after its
     /// stanza, a stanza whose text spans lines, now and then a damaged record
