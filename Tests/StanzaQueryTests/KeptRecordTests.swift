@@ -1,5 +1,6 @@
 import XCTest
 @testable import StanzaQuery
+import StanzaqTestSupport
 
 /// Records of whole stanzas kept and read together (``WholeRecordBatch``) give
 /// exactly what reading each record by its channel as it comes gives: the same

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import StanzaQuery
+import StanzaqTestSupport
 
 /// StanzaReader with `.skipDamage`: what is skipped, what is read, and the damage values.
 final class RecoveryTests: XCTestCase {
@@ -80,6 +81,21 @@ final class RecoveryTests: XCTestCase {
                                "chunk \(chunk)")
             }
         }
+    }
+
+    /// The same in a CDATA section never closed (the log-damage issue, item 11;
+    /// the reader fuzzer found it): only `]]>` shows libxml2 where it ends.
+    func testABadByteInACDATASectionLeftOpenAfterTheLastStanzaIsDamageHoweverTheInputIsFed() throws {
+        let head = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'><m id='1'/>\n"
+        let bytes = Array((head + "<![CDATA[ some text " + String(repeating: "x", count: 600)).utf8) + [0xFF, 0x03] + Array(" end".utf8)
+        var messages: Set<String> = []
+        for chunk in [1 << 16, 1, 2, 7, 64, 512] {
+            let result = try read(bytes, chunk: chunk)
+            XCTAssertEqual(result.stanzas, ["<m xmlns='jabber:client' id='1'/>"], "chunk \(chunk)")
+            XCTAssertEqual(result.damages.count, 1, "chunk \(chunk): \(result.damages)")
+            messages.formUnion(result.damages.map { $0.message.components(separatedBy: " (").first ?? "" })
+        }
+        XCTAssertEqual(messages, ["not UTF-8: bytes 0xFF 0x03 0x20 0x65"])
     }
 
     func testByteOrderMarkSplitAcrossReadsGivesTheSameAnswer() throws {
@@ -190,18 +206,5 @@ final class RecoveryTests: XCTestCase {
             XCTAssertEqual(result.stanzas.count, expected.count, "seed \(seed)")
         }
         XCTAssertEqual(result.damages.count, damaged.count, "seed \(seed): " + result.damages.map(\.description).joined(separator: "\n"))
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that the damage is the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

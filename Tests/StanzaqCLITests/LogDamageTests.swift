@@ -105,4 +105,72 @@ final class LogDamageTests: CLITestCase {
                           stdout: "tcp|<0.99.0>:q\ntcp|<0.99.0>:r\ntcp|<0.1234.0>:s\n",
                           stderr: "(standard input):7:96: error parsing attribute name\n", status: 2)
     }
+
+    /// A quote left open in ejabberd's records, over 12 MB of them: held up to
+    /// libxml2's limit, reported once, and the stanza after it read. (Large
+    /// inputs are made and read by child processes: this one's peak memory is
+    /// the least a child reports, CLITestCase.assertBounded.)
+    func testWhatAnOpenTagHoldsIsBoundedAndReportedOnce() throws {
+        let scratch = try ScratchDirectory()
+        let prefix = Self.ejabberd
+        try scratch.write("head.log", prefix + Self.streamTerm + "\n" + prefix + #"<<"<message a='">>"# + "\n")
+        try scratch.write("tail.log", prefix + #"<<"'/><message id='after'/>">>"# + "\n")
+        let made = try Runner.shell("""
+            { cat head.log; awk -v p='\(prefix)' 'BEGIN { x = sprintf("%4000s", ""); gsub(/ /, "x", x); \
+              for (i = 0; i < 3000; i++) printf "%s<<\\"%s\\">>\\n", p, x }'; cat tail.log; } > open.log
+            """, in: scratch.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try assertBounded(["-e", "/@id", "open.log"], in: scratch.url, stdout: "after\n",
+                          stderrMatches: #"open\.log:2:96: internal error: Huge input lookup\n"#, status: 2)
+    }
+
+    /// A NUL in a log's text line is text: the input is recognised by its first
+    /// byte, the same however a pipe's reads split it.
+    func testANulInALogLineIsText() throws {
+        let scratch = try ScratchDirectory()
+        let log = "DEBUG    RECV: <iq id=\"a\"/>\n" + String(repeating: "DEBUG    some text\n", count: 300)
+            + "DEBUG    some text \u{0} with a NUL\nDEBUG    RECV: <iq id=\"b\"/>\n"
+        try scratch.write("nul.log", log)
+        for arguments in [["--fields", "direction", "/@id", "nul.log"], ["--fields", "direction", "/@id"]] {
+            let run = try Runner.stanzaq(arguments, stdin: .text(log), in: scratch.url)
+            XCTAssertEqual(run.output, "in:a\nin:b\n", "\(arguments)")
+            XCTAssertEqual(run.stderr, "", "\(arguments)")
+            XCTAssertEqual(run.status, 0, "\(arguments)")
+        }
+        // Binary data starts with a control byte.
+        try assertStanzaq(["/"], stdin: "\u{1}\u{2}\u{3}\u{4} data", stdout: "",
+                          stderr: "(standard input):1:1: the input is binary data, not XML (byte 0x01 at offset 0)\n", status: 2)
+    }
+
+    /// Text between a log's stanzas is not XML text: 13 MB of records without
+    /// XML do not pile up to libxml2's limit.
+    func testRecordsWithoutXMLDoNotPileUp() throws {
+        let scratch = try ScratchDirectory()
+        let made = try Runner.shell(#"{ seq 300000 | sed 's/^/DEBUG    SEND: hello there, no xml at all /'; echo 'DEBUG    RECV: <iq id="z"/>'; } > noxml.log"#,
+                                    in: scratch.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try assertBounded(["/@id", "noxml.log"], in: scratch.url, stdout: "z\n", status: 0)
+    }
+
+    /// A chunk's length that covers the next chunk's length line (a line of data
+    /// missing): that line is the next chunk's length, not data.
+    func testATsharkChunkLengthCoveringTheNextLengthLine() throws {
+        var log = Self.tsharkFollow(["<message id='a'/>", "<message id='b'/>", "<message id='c'/>"])
+        log = log.replacingOccurrences(of: "17\n<message id='b'/>\n17\n", with: "20\n<message id='b'/>\n\t17\n")
+        try assertStanzaq(["--fields", "direction", "-e", "/@id"], stdin: log, stdout: "out:a\nout:b\nin:c\n", status: 0)
+        // One that covers less than its data: the rest of the data goes on in the chunk.
+        let short = Self.tsharkFollow(["<message id='d'>\n<body>x</body></message>"]).replacingOccurrences(of: "\n40\n", with: "\n17\n")
+        try assertStanzaq(["-e", "/@id", "-e", "body#"], stdin: short, stdout: "d\tx\n", status: 0)
+    }
+
+    /// A line of 100 MB is never held whole (it was held three times over):
+    /// past a stanza's limit it is reported and skipped, and the next line read.
+    func testALongLineIsSkippedPastAStanzasLimit() throws {
+        let scratch = try ScratchDirectory()
+        let made = try Runner.shell(#"{ printf 'DEBUG    RECV: <iq id="a"/>\nDEBUG    RECV: <message id="long"><body>'; head -c 100000000 /dev/zero | tr '\0' x; printf '</body></message>\nDEBUG    RECV: <iq id="b"/>\n'; } > long.log"#,
+                                    in: scratch.url)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try assertBounded(["/@id", "long.log"], in: scratch.url, stdout: "a\nb\n",
+                          stderrMatches: #"long\.log:2:1: a line longer than 20065536 bytes \(stanzaq's limit\): skipped\n"#, status: 2)
+    }
 }

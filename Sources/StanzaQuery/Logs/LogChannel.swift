@@ -231,8 +231,13 @@ final class LogChannel {
             restart()
             start = skip.end
         }
+        // Text between stanzas is the log's, not XML: it is not fed. (The reader
+        // holds text until it sees where it ends: a log's lines without XML piled
+        // up in it, to libxml2's limit of 10,000,000 bytes.)
+        let between = isBetweenStanzas
+        if between { start = bytes.firstIndex(of: 0x3C, from: start) ?? bytes.count }
         guard start < bytes.count else {
-            if newlineBefore { return feedReader(newline, countColumns: true) }
+            if newlineBefore && !between { return feedReader(newline, countColumns: true) }
             return true
         }
         if start > 0 && exactColumns { currentColumn = column + characterCount(UnsafeBufferPointer(rebasing: bytes[0..<start])) }

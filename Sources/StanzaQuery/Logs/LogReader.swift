@@ -183,18 +183,52 @@ public final class LogReader {
         defer { readBatch() }
         while start < all.count && !isStopped {
             guard let newline = all.firstIndex(of: 0x0A, from: start) else {
-                pendingLine.append(contentsOf: all[start...])
+                hold(UnsafeBufferPointer(rebasing: all[start...]))
                 return
             }
-            if pendingLine.isEmpty {
+            if pendingLine.isEmpty && !skippingLongLine {
                 readLine(UnsafeBufferPointer(rebasing: all[start..<newline]))
             } else {
-                pendingLine.append(contentsOf: all[start..<newline])
-                let line = pendingLine
-                pendingLine.removeAll(keepingCapacity: true)
-                line.withUnsafeBufferPointer { readLine($0) }
+                hold(UnsafeBufferPointer(rebasing: all[start..<newline]))
+                readHeldLine()
             }
             start = newline + 1
+        }
+    }
+
+    /// The longest line read: a stanza's limit, and room for its record's prefix.
+    /// A longer line is reported and skipped, never held whole.
+    static let maximumLineLength = StanzaReader.maximumStanzaBytes + (1 << 16)
+    /// Whether the line being read is over ``maximumLineLength`` (and skipped).
+    private var skippingLongLine = false
+
+    /// Holds part of a line that goes on in the next input.
+    private func hold(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !skippingLongLine else { return }
+        guard pendingLine.count + bytes.count <= Self.maximumLineLength else {
+            damaged(LogDamage(line: lineNumber + 1, column: 1,
+                              message: "a line longer than \(Self.maximumLineLength) bytes (stanzaq's limit): skipped"))
+            pendingLine = []
+            skippingLongLine = true
+            return
+        }
+        pendingLine.append(contentsOf: bytes)
+    }
+
+    /// Reads the line held (its end has come), or counts the one skipped.
+    private func readHeldLine() {
+        if skippingLongLine {
+            skippingLongLine = false
+            lineNumber += 1
+            return
+        }
+        // (Swapped out, not copied: a copy of a long line doubled what it held.)
+        var line: [UInt8] = []
+        swap(&line, &pendingLine)
+        line.withUnsafeBufferPointer { readLine($0) }
+        if line.capacity <= 1 << 20 {
+            line.removeAll(keepingCapacity: true)
+            pendingLine = line
         }
     }
 
@@ -206,11 +240,7 @@ public final class LogReader {
     /// Declares the end of the log: reads a last line without a newline, and
     /// reports stanzas left unfinished.
     public func finish() {
-        if !pendingLine.isEmpty && !isStopped {
-            let line = pendingLine
-            pendingLine.removeAll()
-            line.withUnsafeBufferPointer { readLine($0) }
-        }
+        if (!pendingLine.isEmpty || skippingLongLine) && !isStopped { readHeldLine() }
         if parser == nil && !undetected.isEmpty { settle(on: detector.atEnd) }
         releaseLookahead(asText: 0)
         endRecord()
@@ -227,6 +257,7 @@ public final class LogReader {
     /// unfinished is dropped, and lines are numbered on from there.
     public func continueInNewFile(linesBefore: Int) {
         pendingLine.removeAll()
+        skippingLongLine = false
         endRecord()
         readBatch()
         lineNumber = linesBefore
@@ -837,7 +868,7 @@ public final class LogReader {
     /// tag waits for its stanza, and every stream's namespace is the one its
     /// records give it.
     public var isAtCleanCut: Bool {
-        guard !isStopped, pendingLine.isEmpty, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
+        guard !isStopped, pendingLine.isEmpty, !skippingLongLine, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
               lookahead == nil
         else { return false }
         for channel in channels.values where !channel.isAtRest { return false }

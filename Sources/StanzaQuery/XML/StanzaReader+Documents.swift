@@ -105,8 +105,22 @@ extension StanzaReader {
         // (The message names the end tag: its name is awaited, as far as it is quoted,
         // so that the message does not depend on where a read ended.)
         if endTag && !endOfInput && nameMayGoOn(at: first + 2) { return false }
+        // (Likewise the text the message quotes, to its line's end or its next tag.)
+        if !endTag && !endOfInput && textMayGoOn(at: first) { return false }
         skipJunk(at: first, endTag: endTag)
         return true
+    }
+
+    /// Whether the text at `offset` runs to the end of the input read so far,
+    /// within what ``quotedText(at:)`` quotes: more input may lengthen it.
+    private func textMayGoOn(at offset: Int) -> Bool {
+        var end = offset
+        while end < inputLength && end - offset < 200 {
+            let byte = retained[end - retainedBase]
+            if byte == 0x0A || byte == 0x0D || (end > offset && byte == UInt8(ascii: "<")) { return false }
+            end += 1
+        }
+        return end == inputLength && end - offset < 200
     }
 
     /// Whether the name at `offset` runs to the end of the input read so far,
@@ -232,7 +246,11 @@ extension StanzaReader {
             // fuzzer found it). A '<' of our own shows libxml2 the end; the damage it
             // reports is handled as any other.
             if inStream && !restIsBlank {
-                _ = xmlParseChunk(context, "<", 1, 0)
+                // Inside a CDATA section (`<![CDATA[` never closed), only `]]>` ends the
+                // text: libxml2 checks a section's bytes 300 at a time as they come,
+                // so a bad byte in its last ones was damage or not by the reads too.
+                let end = context.pointee.instate == XML_PARSER_CDATA_SECTION ? "]]><" : "<"
+                _ = xmlParseChunk(context, end, Int32(end.utf8.count), 0)
                 if pendingDamage != nil { return }
             }
             freeContext()

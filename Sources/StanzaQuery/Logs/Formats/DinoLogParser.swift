@@ -78,12 +78,12 @@ final class DinoLogParser: LogLineParser {
         if text.hasPrefix("</") {
             // "</{ns}:name>" or "</name>"
             var name = Substring(text.dropFirst(2).dropLast())
-            if name.hasPrefix("{"), let close = name.firstIndex(of: "}") { name = name[name.index(close, offsetBy: 2)...] }
+            if name.hasPrefix("{"), let close = name.firstIndex(of: "}") { name = name[Self.after(close, by: 2, in: name)...] }
             return Array("</\(name)>".utf8)
         }
         guard text.hasPrefix("<{"), let close = text.firstIndex(of: "}") else { return Array(text.utf8) }
         let namespace = text[text.index(text.startIndex, offsetBy: 2)..<close]
-        var rest = text[text.index(close, offsetBy: 2)...]   // after "}:"
+        var rest = text[Self.after(close, by: 2, in: text)...]   // after "}:"
         let nameEnd = rest.firstIndex { $0 == " " || $0 == ">" || $0 == "/" } ?? rest.endIndex
         let name = rest[..<nameEnd]
         rest = rest[nameEnd...]
@@ -95,7 +95,7 @@ final class DinoLogParser: LogLineParser {
               let equals = rest[closeBrace...].firstIndex(of: "="), let quote = rest[equals...].firstIndex(of: "'"),
               let endQuote = rest[rest.index(after: quote)...].firstIndex(of: "'") {
             let attributeNamespace = rest[rest.index(after: brace)..<closeBrace]
-            let attributeName = rest[rest.index(closeBrace, offsetBy: 2)..<equals]
+            let attributeName = rest[min(Self.after(closeBrace, by: 2, in: rest), equals)..<equals]
             let value = rest[rest.index(after: quote)..<endQuote]
             rest = rest[rest.index(after: endQuote)...]
             switch attributeNamespace {
@@ -122,5 +122,11 @@ final class DinoLogParser: LogLineParser {
         }
         out += rest.hasSuffix("/>") ? "/>" : ">"
         return Array(out.utf8)
+    }
+
+    /// The index `distance` characters after `index`, or the end: a damaged line
+    /// may end just after the `}` that `}:` was expected at (found by the log fuzzer).
+    private static func after<Text: StringProtocol>(_ index: Text.Index, by distance: Int, in text: Text) -> Text.Index {
+        text.index(index, offsetBy: distance, limitedBy: text.endIndex) ?? text.endIndex
     }
 }

@@ -23,6 +23,10 @@ final class TsharkFollowParser: LogLineParser {
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        // A chunk's length that covers more than its data (a line of it missing):
+        // its last line cannot be longer than what is left, and a line that is a
+        // chunk's length there is the next chunk's.
+        if remaining > 0 && line.count > remaining && Self.chunkLength(line) != nil { remaining = 0 }
         if remaining > 0 {
             var parsed = ParsedLine(kind: .more, payload: 0..<line.count)
             if !chunkStarted {
@@ -49,20 +53,28 @@ final class TsharkFollowParser: LogLineParser {
             session = line.string(8..<line.contentEnd)
             return .text
         }
-        // A chunk's length: digits, after a tab for node 1.
-        var index = 0
+        guard let (length, node1) = Self.chunkLength(line) else {
+            // Where a chunk's length is due, a line of tshark's own or more data of
+            // the chunk before, whose length covered less than its data.
+            if line.isEmpty || line.has("===") || line.has("Follow: ") || line.has("Node ") { return .text }
+            return ParsedLine(kind: .more, payload: 0..<line.count)
+        }
+        remaining = length
+        direction = node1 ? .incoming : .outgoing
+        chunkStarted = false
+        return .text
+    }
+
+    /// A chunk's length: digits, after a tab for node 1.
+    private static func chunkLength(_ line: UnsafeBufferPointer<UInt8>) -> (length: Int, node1: Bool)? {
         let node1 = line.count > 0 && line[0] == 0x09
-        if node1 { index = 1 }
-        guard index < line.count else { return .text }
+        var index = node1 ? 1 : 0
         var length = 0
         while index < line.count, isASCIIDigit(line[index]) {
             length = length &* 10 &+ Int(line[index] - 0x30)
             index += 1
         }
-        guard index == line.count, index > (node1 ? 1 : 0), length > 0, length < 1 << 40 else { return .text }
-        remaining = length
-        direction = node1 ? .incoming : .outgoing
-        chunkStarted = false
-        return .text
+        guard index == line.count, index > (node1 ? 1 : 0), length > 0, length < 1 << 40 else { return nil }
+        return (length, node1)
     }
 }
