@@ -98,6 +98,18 @@ final class RecoveryTests: XCTestCase {
         XCTAssertEqual(messages, ["not UTF-8: bytes 0xFF 0x03 0x20 0x65"])
     }
 
+    /// The text a message quotes is the same however the input was fed (it was
+    /// cut where a read ended: 'he' for 'hello world').
+    func testTextOutsideAnyStanzaIsQuotedAlikeHoweverTheInputIsFed() throws {
+        let bytes = Array("<m id='a'/>hello world<m id='b'/>\n<m id='c'/>tail text\n".utf8)
+        for chunk in [1 << 16, 1, 2, 7, 13] {
+            let result = try read(bytes, chunk: chunk)
+            XCTAssertEqual(result.stanzas, ["<m id='a'/>", "<m id='b'/>", "<m id='c'/>"], "chunk \(chunk)")
+            XCTAssertEqual(result.damages.map { "\($0.line):\($0.column): \($0.message)" },
+                           ["1:12: text outside any stanza: 'hello world'", "2:12: text outside any stanza: 'tail text'"], "chunk \(chunk)")
+        }
+    }
+
     func testByteOrderMarkSplitAcrossReadsGivesTheSameAnswer() throws {
         // A stray 0xEF, then XML: the same answer whether it comes alone or not.
         let bytes: [UInt8] = [0xEF] + Array("    <m id='1'/>".utf8)
