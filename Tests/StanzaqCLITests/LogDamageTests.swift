@@ -173,4 +173,13 @@ final class LogDamageTests: CLITestCase {
         try assertBounded(["/@id", "long.log"], in: scratch.url, stdout: "a\nb\n",
                           stderrMatches: #"long\.log:2:1: a line longer than 20065536 bytes \(stanzaq's limit\): skipped\n"#, status: 2)
     }
+
+    /// A byte list with a number past any byte (a damaged line): it overflowed and
+    /// trapped (the log fuzzer found it); such a number is no character.
+    func testAnEjabberdByteListWithALongNumber() throws {
+        let log = [Self.streamTerm, "<<60,109,32,105,100,61,39,97,39,47,62>>", "<<60,109,32,99999999999999999999999999999,47,62>>",
+                   #"<<"<m id='b'/>">>"#].map { Self.ejabberd + $0 + "\n" }.joined()
+        try assertStanzaq(["-c", "-e", "/"], stdin: log, stdout: "3\n", status: 0)
+        try assertStanzaq(["-e", "/@id"], stdin: log, stdout: "a\nb\n", status: 0)
+    }
 }

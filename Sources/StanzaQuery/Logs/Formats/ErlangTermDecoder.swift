@@ -48,7 +48,12 @@ struct ErlangTermDecoder {
                 if open.isEmpty { return (out, true) }   // a top-level string (a charlist)
             case 0x30...0x39:                                              // a byte (or a character of a list)
                 var value = 0
-                while index < end, isASCIIDigit(line[index]) { value = value * 10 + Int(line[index] - 0x30); index += 1 }
+                // (Held below 0x110000, past any character: a damaged line's long run of
+                // digits overflowed, the log fuzzer found.)
+                while index < end, isASCIIDigit(line[index]) {
+                    value = min(value * 10 + Int(line[index] - 0x30), 0x110000)
+                    index += 1
+                }
                 appendCharacter(value, utf8: false, into: &out)   // a byte, in a binary or an iolist
             case 0x2E where line.has("...", at: index):                    // cut by the logger's size limit
                 open.removeAll()
