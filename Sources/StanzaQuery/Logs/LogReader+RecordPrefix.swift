@@ -10,13 +10,13 @@ extension LogReader {
     /// log's; held (``lookahead``, which reads it once it knows) where the prefix
     /// cannot tell it from text of the stanza left open; a record otherwise.
     func role(ofRecordLine line: UnsafeBufferPointer<UInt8>, number: Int) -> RecordLineRole {
-        let prefix = RecordPrefix(of: line)
         guard let learned = recordPrefix else {
+            let prefix = RecordPrefix(of: line)
             recordPrefix = prefix
             if recordsCuts { cutLog.recordPrefix = prefix }
             return .record
         }
-        guard prefix == learned else { return .text }
+        guard learned.starts(line) else { return .text }
         // (Only a record of whole stanzas ends the stanza left open: in a stream's
         // records, it goes on in its channel's next record.)
         guard !learned.hasTime, record?.shape == .wholeStanzas else { return .record }

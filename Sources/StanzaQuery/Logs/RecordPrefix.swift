@@ -27,10 +27,40 @@ struct RecordPrefix: Equatable, Sendable {
             shape.append(mark)
         }
         self.shape = shape
+        hasTime = shape.contains(0x39)
     }
 
     /// Whether the prefix holds a time stamp: records then tell themselves from
     /// text by it alone. Without one, a record-looking line inside an open stanza
     /// may be text of that stanza (``StanzaCloseScan``).
-    var hasTime: Bool { shape.contains(0x39) }
+    let hasTime: Bool
+
+    /// Whether `line` starts with this prefix: its bytes walked along the shape,
+    /// mark by mark, without making the line's own (asked of every record line of
+    /// a log: making it cost 11% of reading a Prosody log, callgrind).
+    @inline(__always)
+    private static func fits(_ byte: UInt8, _ mark: UInt8) -> Bool {
+        mark == 0x39 ? isASCIIDigit(byte) : mark == 0x61 ? isASCIILetter(byte) : isXMLSpace(byte)
+    }
+
+    func starts(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        let walked = shape.withUnsafeBufferPointer { marks -> Bool in
+            for mark in marks {
+                guard index < line.count else { return false }
+                if mark == 0x39 || mark == 0x61 || mark == 0x20 {
+                    guard Self.fits(line[index], mark) else { return false }
+                    index += 1
+                    while index < line.count, Self.fits(line[index], mark) { index += 1 }
+                } else {
+                    guard line[index] == mark else { return false }
+                    index += 1
+                }
+            }
+            return true
+        }
+        guard walked else { return false }
+        // Without a time stamp the prefix is all that comes before the first letter or `<`.
+        return hasTime || index >= line.count || index >= 48 || isASCIILetter(line[index]) || line[index] == 0x3C
+    }
 }
