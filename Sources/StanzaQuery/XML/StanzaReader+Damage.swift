@@ -198,7 +198,13 @@ extension StanzaReader {
         while message.last?.isWhitespace == true { message.removeLast() }
         // One line per message ("… indicate encoding !\nBytes: 0xFF …").
         message = message.split(separator: "\n").joined(separator: " ")
-        if message.hasPrefix("Input is not proper UTF-8") {
+        // A byte no UTF-8 character starts with is named alone: libxml2 names it
+        // with the bytes after it, as many as it holds, or, given it alone (a read
+        // that ended there), says only "detected an error in element content".
+        if message.hasPrefix("Input is not proper UTF-8") || message.hasSuffix("detected an error in element content"),
+           let alone = notUTF8LeadMessage(at: consumedOffset()) {
+            message = alone
+        } else if message.hasPrefix("Input is not proper UTF-8") {
             message = notUTF8Message(message)
         }
         if code == Int(XML_ERR_TAG_NAME_MISMATCH.rawValue) || code == Int(XML_ERR_TAG_NOT_FINISHED.rawValue) {

@@ -133,6 +133,15 @@ extension StanzaReader {
         return lower == "utf-8" || lower == "utf8" ? nil : String(name.prefix(40))
     }
 
+    /// The message for a byte at `offset` that no UTF-8 character starts with
+    /// (0x80 to 0xC1, 0xF5 to 0xFF), or `nil`.
+    func notUTF8LeadMessage(at offset: Int) -> String? {
+        guard offset >= retainedBase, offset < inputLength else { return nil }
+        let byte = retained[offset - retainedBase]
+        guard (0x80...0xC1).contains(byte) || byte >= 0xF5 else { return nil }
+        return notUTF8Message("Bytes: 0x" + String(byte, radix: 16, uppercase: true))
+    }
+
     /// libxml2's "Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x3C …".
     func notUTF8Message(_ message: String) -> String {
         let bytes = message.range(of: "Bytes: ").map { String(message[$0.upperBound...]) } ?? ""
