@@ -182,4 +182,30 @@ final class LogDamageTests: CLITestCase {
         try assertStanzaq(["-c", "-e", "/"], stdin: log, stdout: "3\n", status: 0)
         try assertStanzaq(["-e", "/@id"], stdin: log, stdout: "a\nb\n", status: 0)
     }
+
+    /// gzip is undone before anything looks at the input: a compressed log is a
+    /// log (it was read as XML), from a file and from standard input.
+    func testACompressedLogIsALog() throws {
+        let scratch = try ScratchDirectory()
+        let made = try Runner.shell("gzip -c logs/prosody.log > \(shellQuote(scratch.url.path))/prosody.log.gz")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        for threads in ["1", "2"] {
+            let run = try Runner.stanzaq(["--threads", threads, "--fields", "line,direction", "-e", "/$", "-e", "/@id", "prosody.log.gz"],
+                                         in: scratch.url)
+            XCTAssertEqual(run.output, """
+                6\tout\tfeatures\t
+                7\tin\tiq\tbind_1
+                10\tout\tiq\tbind_1
+                11\tin\tmessage\tmsg1
+                15\tout\tmessage\tmsg1
+                17\tin\tpresence\tp1
+
+                """, "--threads \(threads)")
+            XCTAssertEqual(run.stderr, "")
+            XCTAssertEqual(run.status, 0)
+        }
+        let piped = try Runner.shell("gzip -c logs/prosody.log | stanzaq --log=prosody -c /")
+        XCTAssertEqual(piped.output, "6\n")
+        XCTAssertEqual(piped.status, 0)
+    }
 }

@@ -216,6 +216,11 @@ final class ParallelSearch: @unchecked Sendable {
         guard fd >= 0 else { return false }
         let blockSize = 1 << 16
         var buffer = readBlock(fd, at: 0, size: blockSize)
+        // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
+        if buffer.starts(with: [0x1F, 0x8B]) {
+            close(fd)
+            return false
+        }
         if case .log(let format)? = options.input ?? InputKind.recognise(buffer, atEnd: buffer.count < blockSize) {
             return splitLog(path, fd, buffer: buffer, format: format)
         }

@@ -306,6 +306,18 @@ public final class Searcher {
             logReader!.feed(bytes)
             return !logReader!.isStopped && outputError == nil
         }
+        // gzip is undone before anything reads the input (a part of a split input is never gzip).
+        let decompressed = part == nil ? DecompressedInput() : nil
+        var readsOn = true
+        func feedRaw(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
+            guard let decompressed else { return try feed(chunk) }
+            let damage = try decompressed.feed(chunk) { if readsOn { readsOn = try feed($0) } }
+            if let damage { try reportGzip(damage) }
+            return readsOn && !decompressed.isSkippingRest
+        }
+        func reportGzip(_ damage: DecompressedInput.Damage) throws {
+            try report(Diagnostic(.position(file: name, line: damage.place.line, column: damage.place.column), damage.message), sink: sink)
+        }
         do {
             var failure: Error?
             let code: Int32?
@@ -319,7 +331,7 @@ public final class Searcher {
                 }
             } else {
                 code = InputChunks.read(fileDescriptor: fd, follow: options.follow && fd != standardInput ? path : nil, body: { chunk in
-                    do { return try feed(chunk) } catch { failure = error; return false }
+                    do { return try feedRaw(chunk) } catch { failure = error; return false }
                 }, idle: {
                     logReader?.idle()
                     do { try sink.flush() } catch { outputError = error as? OutputError }
@@ -332,6 +344,9 @@ public final class Searcher {
             if let failure { throw failure }
             if let code { throw StanzaReaderError.io(errno: code) }
             if outputError == nil && (part?.bytes == nil || part?.endsInput == true) {
+                if let decompressed, readsOn, let damage = try decompressed.finish({ if readsOn { readsOn = try feed($0) } }) {
+                    try reportGzip(damage)
+                }
                 _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
                 try xmlReader?.finish()
                 logReader?.finish()
