@@ -208,4 +208,11 @@ final class LogDamageTests: CLITestCase {
         XCTAssertEqual(piped.output, "6\n")
         XCTAssertEqual(piped.status, 0)
     }
+
+    /// Gajim's console comment with nothing between its direction and its end
+    /// trapped (the log fuzzer found it): a record with no time or account.
+    func testAGajimConsoleCommentWithoutADescription() throws {
+        try assertStanzaq(["--fields", "direction", "-e", "/@id"], stdin: "<!-- Incoming -->\n<iq id='a'/>\n\n<!-- Outgoing (acct) -->\n<iq id='b'/>\n",
+                          stdout: "in:a\nout:b\n", status: 0)
+    }
 }

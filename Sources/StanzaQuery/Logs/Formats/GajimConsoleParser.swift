@@ -17,7 +17,9 @@ final class GajimConsoleParser: LogLineParser {
         }
         var header = RecordHeader()
         header.direction = line.has("<!-- Incoming ") ? .incoming : .outgoing
-        var description = 14..<close.lowerBound
+        // (`<!-- Incoming -->` has no description: its ` -->` starts before 14, the
+        // log fuzzer found.)
+        var description = 14..<max(14, close.lowerBound)
         // "(account)" at the end.
         if description.count > 1, line[description.upperBound - 1] == 0x29 {
             var open = description.upperBound - 2
