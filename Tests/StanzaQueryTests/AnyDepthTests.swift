@@ -174,16 +174,112 @@ final class AnyDepthTests: XCTestCase {
 
     // MARK: Syntax
 
-    func testAnyDepthStandsAlone() {
-        let message = "'**' stands alone: it takes no name, namespace or filter"
-        XCTAssertEqual(syntaxError("**<type=chat>"), "query: \(message) at column 1\n  **<type=chat>\n  ^")
-        XCTAssertEqual(syntaxError("a/**b"), "query: \(message) at column 3\n  a/**b\n    ^")
-        XCTAssertEqual(syntaxError("***"), "query: \(message) at column 1\n  ***\n  ^")
-        XCTAssertEqual(syntaxError("{urn:x}**"), "query: \(message) at column 8\n  {urn:x}**\n         ^")
+    func testAnyDepthTakesNoNameOrNamespace() {
+        XCTAssertEqual(syntaxError("a/**b"), """
+            query: '**' takes no name or namespace: for such elements at any depth write **/b; \
+            to filter every element, the context node included, **<…> at column 3
+              a/**b
+                ^
+            """)
+        XCTAssertEqual(syntaxError("**message<type=chat>"), """
+            query: '**' takes no name or namespace: for such elements at any depth write **/message; \
+            to filter every element, the context node included, **<…> at column 1
+              **message<type=chat>
+              ^
+            """)
+        XCTAssertEqual(syntaxError("***"), """
+            query: '***' is not a segment: '**' is any depth, '*' any element; write **/* for the elements below at column 1
+              ***
+              ^
+            """)
+        XCTAssertEqual(syntaxError("{urn:x}**"), """
+            query: '**' takes no namespace: for elements of a namespace at any depth write **/{namespace} at column 8
+              {urn:x}**
+                     ^
+            """)
         XCTAssertEqual(syntaxError("a*/**"), """
             query: unexpected '*': expected '/', '<', an extraction (@ @@ # $ \\…\\), a conversion (|…) or the end at column 2
               a*/**
                ^
+            """)
+    }
+
+    // MARK: Anywhere: `**<…>` and `<*~…>`
+
+    /// A message to a ghost, in its own `to` and in a forwarded one.
+    let ghostly = """
+        <message xmlns='jabber:client' to='ghost@elsinore.lit' id='m1'>\
+        <forwarded xmlns='urn:xmpp:forward:0'>\
+        <message xmlns='jabber:client' to='ghost@elsinore.lit/ramparts' id='m2'><body>Remember me</body></message>\
+        </forwarded><body>Angels and ministers of grace</body></message>
+        """
+
+    func testFiltersAfterAnyDepthIncludeTheContextNode() {
+        let s = stanza(ghostly)
+        // `**/<…>` tests the children of the nodes reached: the stanza itself is not one.
+        XCTAssertEqual(texts("**/<to~ghost>@id", in: s), [])
+        XCTAssertEqual(texts("**/{*}<to~ghost>@id", in: s), ["m2"])
+        // `**<…>` tests every node reached, whatever its name and namespace.
+        XCTAssertEqual(texts("**<to~ghost>@id", in: s), ["m1", "m2"])
+        XCTAssertEqual(texts("**<to~ghost><id=m2>$", in: s), ["message"])
+        XCTAssertEqual(texts("**<#~remember>$", in: s), ["body"])
+        XCTAssertEqual(texts("**<to~ramparts>/**/body#", in: s), ["Remember me"])
+        // Further segments go on from the nodes kept.
+        XCTAssertEqual(texts("**<to~ghost>/body#", in: s), ["Remember me", "Angels and ministers of grace"])
+        // With '..', evaluated step by step, the same nodes.
+        XCTAssertEqual(texts("**<to~ramparts>/../..@id", in: s), ["m1"])
+    }
+
+    func testAnyAttributeFilter() {
+        let s = stanza(ghostly)
+        XCTAssertEqual(texts("/<*~^ghost@>@id", in: s), ["m1"])
+        XCTAssertEqual(texts("/<*=M1>$", in: s), ["message"])
+        XCTAssertEqual(texts("/<*~^nobody>$", in: s), [])
+        // The namespace is an attribute here as `@@` gives it.
+        XCTAssertEqual(texts("**<*=urn:xmpp:forward:0>$", in: s), ["forwarded"])
+        XCTAssertEqual(texts("**<*~ramparts>@id", in: s), ["m2"])
+        // Anywhere, as `grep ghost` finds it: an attribute's value, or the text.
+        XCTAssertEqual(texts("**<*~remember>$", in: s), [])
+        XCTAssertEqual(texts("**<#~remember>$", in: s), ["body"])
+        XCTAssertEqual(syntaxError("/<*=>"), """
+            query: expected a value after '=' (to match an empty value, use <*~^$>) at column 5
+              /<*=>
+                  ^
+            """)
+        XCTAssertEqual(syntaxError("/<*>"), """
+            query: expected '=' or '~' after '*' in the any-attribute filter, found '>' at column 4
+              /<*>
+                 ^
+            """)
+    }
+
+    func testAnywhereIsAnExtension() throws {
+        let used = try QuerySyntax(parsing: "**<*~a><#~b>").extensionsUsed.map(\.message)
+        XCTAssertEqual(used, [
+            "Monal's language has no '**' (any depth, a stanzaq extension)",
+            "Monal's language has no any-attribute filter '<*~…>' (a stanzaq extension)",
+            "Monal's language has no text filter '<#~…>' (a stanzaq extension)",
+        ])
+    }
+
+    func testExplainedAnywhere() throws {
+        XCTAssertEqual(try QuerySyntax(parsing: "**<*~ghost>@id").explanation, """
+            query: **<*~ghost>@id
+            start: the children of the context node
+            1. any depth: the nodes reached so far and all their descendants, each once, in document order (stanzaq extension)
+            2. keep: of those, the elements (any name, any namespace) that pass the filters (stanzaq extension)
+               where any attribute's value (xmlns included) matches the regular expression 'ghost', ignoring case (stanzaq extension)
+            extract: attribute 'id'
+            """)
+        XCTAssertEqual(try QuerySyntax(parsing: "**/<to~ghost>").explanation, """
+            query: **/<to~ghost>
+            start: the children of the context node
+            1. any depth: the nodes reached so far and all their descendants, each once, in document order (stanzaq extension)
+               note: the next segment's filters test the children of these nodes, not the nodes themselves: \
+            '**<…>' tests them all, the context node included
+            2. select: any element in the parent's namespace
+               where 'to' matches the regular expression 'ghost', ignoring case
+            result: the selected elements
             """)
     }
 
@@ -192,5 +288,8 @@ final class AnyDepthTests: XCTestCase {
         XCTAssertEqual(syntax.steps.count, 3)
         XCTAssertEqual(syntax.steps[1], .anyDepth(column: 3))
         XCTAssertEqual(try QuerySyntax(parsing: "**/").steps, [.anyDepth(column: 1)])
+        let kept = try QuerySyntax(parsing: "**<a=b>").steps
+        XCTAssertEqual(kept.count, 2)
+        XCTAssertEqual(kept.first, .anyDepth(column: 1))
     }
 }

@@ -60,12 +60,23 @@ struct CompiledFilter {
     }
 
     func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
-        let value: String?
         switch subject {
-        case .attribute(let attribute): value = element.value(of: attribute)
-        case .text: value = element.text
+        case .attribute(let attribute):
+            guard let value = element.value(of: attribute) else { return false }
+            return try matches(value, of: element, limits: limits)
+        case .text:
+            guard let value = element.text else { return false }
+            return try matches(value, of: element, limits: limits)
+        case .anyAttribute:
+            // The attributes as `@@` gives them: the namespace first, as `xmlns`.
+            if !element.namespace.isEmpty, try matches(element.namespace, of: element, limits: limits) { return true }
+            for attribute in element.attributes where try matches(attribute.value, of: element, limits: limits) { return true }
+            return false
         }
-        guard let value else { return false }
+    }
+
+    /// Whether one value of the element (an attribute's, its text) passes the test.
+    private func matches(_ value: String, of element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
         switch test {
         case .equals(let matcher): return matcher.matches(value)
         case .equalsExactly(let matcher): return matcher.matches(value)
@@ -160,6 +171,7 @@ extension QuerySyntax.FilterSubject {
         switch self {
         case .attribute(let attribute): return "attribute '\(attribute.written)'"
         case .text: return "the text"
+        case .anyAttribute: return "an attribute"
         }
     }
 }

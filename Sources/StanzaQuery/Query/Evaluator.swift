@@ -98,7 +98,7 @@ extension Query {
                 }
             }
             return nil
-        case .parent, .anyDepth:
+        case .parent, .anyDepth, .keep:
             preconditionFailure("a path with '..' or '**' is evaluated by evaluate(on:strict:limits:emit:)")
         }
     }
@@ -128,7 +128,7 @@ extension Query {
                 try collectResults(below: child, step: index + 1, context: context, strict: strict, limits: limits,
                                    into: &results, bytes: &bytes)
             }
-        case .parent, .anyDepth:
+        case .parent, .anyDepth, .keep:
             preconditionFailure("a path with '..' or '**' is evaluated by evaluate(on:strict:limits:emit:)")
         }
     }
@@ -173,6 +173,10 @@ extension Query {
                 nodes = parents
             case .anyDepth(let column):
                 nodes = try selfAndDescendants(of: nodes, column: column, limits: limits)
+            case .keep(let selector):
+                var kept: [Element] = []
+                for node in nodes where try selector.matches(node, inherited: nil, limits: limits) { kept.append(node) }
+                nodes = kept
             case .context(let selector):
                 let inherited = contextNamespace(selector, context)
                 var matching: [Element] = []
@@ -273,6 +277,13 @@ extension Query {
                 case .anyDepth:
                     reached = rows[row + k - 1] || (parentRow.map { rows[$0 + k] } ?? false)
                     if reached { descend = true }
+                case .keep(let selector):
+                    // The element itself, reached by the `**` before.
+                    if rows[row + k - 1] {
+                        reached = try selector.matches(element, inherited: nil, limits: limits)
+                    } else {
+                        reached = false
+                    }
                 case .context(let selector):
                     if parentRow == nil {
                         reached = try selector.matches(element, inherited: contextNamespace(selector, context), limits: limits)
@@ -392,6 +403,7 @@ extension Query.Step {
     var column: Int {
         switch self {
         case .parent(let column), .anyDepth(let column): return column
+        case .keep(let selector): return selector.syntax.column
         case .select(let selector), .context(let selector): return selector.syntax.column
         }
     }

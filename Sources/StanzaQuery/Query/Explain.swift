@@ -34,6 +34,16 @@ extension QuerySyntax {
             case .anyDepth:
                 lines.append(number + "any depth: the nodes reached so far and all their descendants, "
                              + "each once, in document order (stanzaq extension)")
+                if case .select(let next)? = steps.dropFirst(index + 1).first, next.name == .unnamed, !next.filters.isEmpty {
+                    lines.append("   note: the next segment's filters test the children of these nodes, "
+                                 + "not the nodes themselves: '**<…>' tests them all, the context node included")
+                }
+            case .keep(let filters, _):
+                lines.append(number + "keep: of those, the elements (any name, any namespace) that pass the filters "
+                             + "(stanzaq extension)")
+                for filter in filters {
+                    lines.append("   where " + describe(filter, caseSensitive: options.caseSensitive))
+                }
             case .select(let selector):
                 if rooted && index == 0 {
                     lines.append(number + "select: the context node, if it is " + describe(selector, onContext: true))
@@ -85,6 +95,9 @@ extension QuerySyntax {
         case .attribute(let attribute): subject = describe(attribute)
         case .text:
             subject = "the text"
+            notes.append("stanzaq extension")
+        case .anyAttribute:
+            subject = "any attribute's value (xmlns included)"
             notes.append("stanzaq extension")
         }
         let comparison = caseSensitive ? "case included" : "ignoring case"

@@ -46,19 +46,35 @@ extension QuerySyntax {
                     found.append(.init(message: "Monal's language has no prefixed element name '\(prefix):…' (a stanzaq extension)",
                                        column: selector.column))
                 }
-                for filter in selector.filters {
-                    if case .text = filter.subject {
-                        let form = if case .equals = filter.test { "<#=…>" } else { "<#~…>" }
-                        found.append(.init(message: "Monal's language has no text filter '\(form)' (a stanzaq extension)",
-                                           column: filter.column))
-                    }
-                    if case .matches(let pattern, _) = filter.test {
-                        for case .specifier(let specifier, let column) in pattern {
-                            found.append(.init(
-                                message: "Monal's language fills no '%\(specifier.rawValue)' in a regular expression (a stanzaq extension)",
-                                column: column))
-                        }
-                    }
+                found += filterExtensions(selector.filters)
+            case .keep(let filters, _):
+                // '**' was reported; its filters may use more.
+                found += filterExtensions(filters)
+            }
+        }
+        return found
+    }
+
+    /// The extensions filters use: text and any-attribute filters, `%@` in a regex.
+    private func filterExtensions(_ filters: [Filter]) -> [LanguageExtension] {
+        var found: [LanguageExtension] = []
+        for filter in filters {
+            let equals = if case .equals = filter.test { true } else { false }
+            switch filter.subject {
+            case .text:
+                found.append(.init(message: "Monal's language has no text filter '\(equals ? "<#=…>" : "<#~…>")' (a stanzaq extension)",
+                                   column: filter.column))
+            case .anyAttribute:
+                found.append(.init(message: "Monal's language has no any-attribute filter '\(equals ? "<*=…>" : "<*~…>")' "
+                                   + "(a stanzaq extension)", column: filter.column))
+            case .attribute:
+                break
+            }
+            if case .matches(let pattern, _) = filter.test {
+                for case .specifier(let specifier, let column) in pattern {
+                    found.append(.init(
+                        message: "Monal's language fills no '%\(specifier.rawValue)' in a regular expression (a stanzaq extension)",
+                        column: column))
                 }
             }
         }

@@ -24,6 +24,8 @@ public final class Query {
         /// Compiled once here, so that no evaluation asks again whether a step is it.
         case context(CompiledSelector)
         case anyDepth(column: Int)
+        /// Of the nodes reached so far, those the selector (filters only) matches.
+        case keep(CompiledSelector)
     }
 
     /// Compiles `text`, filling its format specifiers (`%@`, `%d`, …) from
@@ -48,7 +50,6 @@ public final class Query {
         self.options = options
         if !options.extensions { try syntax.rejectExtensions() }
         let aliases = PrefixAliases(options.namespaces)
-        let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var steps: [Step] = []
         for (index, step) in syntax.steps.enumerated() {
             switch step {
@@ -56,25 +57,12 @@ public final class Query {
                 steps.append(.parent(column: column))
             case .anyDepth(let column):
                 steps.append(.anyDepth(column: column))
+            case .keep(let kept, let column):
+                let selector = QuerySyntax.Selector(namespace: .any, name: .any, filters: kept, column: column)
+                let filters = try Self.compile(kept, binder: &binder, options: options, aliases: aliases, query: syntax.text)
+                steps.append(.keep(CompiledSelector(syntax: selector, namespace: .any, filters: filters)))
             case .select(let selector):
-                var filters: [CompiledFilter] = []
-                for filter in selector.filters {
-                    switch filter.test {
-                    case .equals(let parts):
-                        let value = try binder.bind(parts)
-                        let test: CompiledFilter.Test = options.caseSensitive
-                            ? .equalsExactly(ExactMatcher(value)) : .equals(CaselessMatcher(value))
-                        filters.append(.init(subject: aliases.resolve(filter.subject), test: test))
-                    case .matches(let parts, let column):
-                        let pattern = try binder.bindPattern(parts)
-                        do {
-                            let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches(), RegexAnswers())))
-                        } catch {
-                            throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
-                        }
-                    }
-                }
+                let filters = try Self.compile(selector.filters, binder: &binder, options: options, aliases: aliases, query: syntax.text)
                 let compiled = CompiledSelector(syntax: selector, namespace: aliases.resolve(selector.namespace), filters: filters)
                 steps.append(syntax.rooted && index == 0 ? .context(compiled) : .select(compiled))
             }
@@ -94,6 +82,31 @@ public final class Query {
         }
     }
 
+    /// Compiles the filters of one segment, binding their format arguments in order.
+    private static func compile(_ filters: [QuerySyntax.Filter], binder: inout ArgumentBinder, options: QueryOptions,
+                                aliases: PrefixAliases, query: String) throws(QueryError) -> [CompiledFilter] {
+        let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
+        var compiled: [CompiledFilter] = []
+        for filter in filters {
+            switch filter.test {
+            case .equals(let parts):
+                let value = try binder.bind(parts)
+                let test: CompiledFilter.Test = options.caseSensitive
+                    ? .equalsExactly(ExactMatcher(value)) : .equals(CaselessMatcher(value))
+                compiled.append(.init(subject: aliases.resolve(filter.subject), test: test))
+            case .matches(let parts, let column):
+                let pattern = try binder.bindPattern(parts)
+                do {
+                    let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
+                    compiled.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches(), RegexAnswers())))
+                } catch {
+                    throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: query)
+                }
+            }
+        }
+        return compiled
+    }
+
     /// A copy of this query to evaluate on another thread at the same time as
     /// this one: the caches that matchers fill on first use are its own. The
     /// count of a `~` filter's abandoned matches stays shared (and locked), so
@@ -108,6 +121,7 @@ public final class Query {
             switch step {
             case .select(let selector): return .select(selector.copyForAnotherThread())
             case .context(let selector): return .context(selector.copyForAnotherThread())
+            case .keep(let selector): return .keep(selector.copyForAnotherThread())
             case .parent, .anyDepth: return step
             }
         }
@@ -176,7 +190,7 @@ public final class Query {
             switch step {
             case .parent: depth -= 1
             case .select: depth += 1
-            case .context: break
+            case .context, .keep: break
             case .anyDepth: return nil
             }
             deepest = max(deepest, depth)

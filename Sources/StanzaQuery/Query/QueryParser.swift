@@ -3,8 +3,8 @@
 /// ```
 /// query      = "" | path [extraction [conversion]] | extraction [conversion]
 /// path       = ["/"] segment *("/" segment)
-/// segment    = ".." | "**" | ["{" ns "}"] ["!"] name filter* | ["{" ns "}"] filter*
-/// filter     = "<" (attr | "#") ("=" | "~") value ">"
+/// segment    = ".." | "**" filter* | ["{" ns "}"] ["!"] name filter* | ["{" ns "}"] filter*
+/// filter     = "<" (attr | "#" | "*") ("=" | "~") value ">"
 /// extraction = "@" attr | "@@" | "#" | "$" | "\" dataform "\"
 /// conversion = "|" name
 /// ```
@@ -41,7 +41,7 @@ struct QueryParser {
             .contains { scanner.peek == Unicode.Scalar($0) }
         if !bareExtraction && scanner.peek != "|" {
             repeat {
-                syntax.steps.append(try parseSegment())
+                syntax.steps.append(contentsOf: try parseSegment())
             } while scanner.eat("/")
         }
         let extractionColumn = scanner.column
@@ -74,21 +74,19 @@ struct QueryParser {
 
     // MARK: Segments
 
-    private mutating func parseSegment() throws(QueryError) -> QuerySyntax.Step {
+    /// One segment: one step, or two for `**` with filters (`**<to~ghost>`).
+    private mutating func parseSegment() throws(QueryError) -> [QuerySyntax.Step] {
         let column = scanner.column
         if scanner.peek == "*" && scanner.peek(1) == "*" {
             scanner.advance(); scanner.advance()
-            if let next = scanner.peek, next == "<" || next == "{" || next == "!" || next == "*" || isNameScalar(next) {
-                throw scanner.error("'**' stands alone: it takes no name, namespace or filter", at: column)
-            }
-            return .anyDepth(column: column)
+            return try parseAnyDepth(column: column)
         }
         if scanner.peek == "." && scanner.peek(1) == "." {
             scanner.advance(); scanner.advance()
             if let next = scanner.peek, next == "<" || next == "{" || next == "!" || next == "*" || isNameScalar(next) {
                 throw scanner.error("'..' stands alone: it takes no name, namespace or filter", at: column)
             }
-            return .parent(column: column)
+            return [.parent(column: column)]
         }
         var selector = QuerySyntax.Selector(namespace: .inherited, name: .unnamed, filters: [], column: column)
         if scanner.peek == "{" {
@@ -104,7 +102,8 @@ struct QueryParser {
             selector.name = .notNamed(name)
         } else if scanner.eat("*") {
             if scanner.peek == "*" {
-                throw scanner.error("'**' stands alone: it takes no name, namespace or filter", at: scanner.column - 1)
+                throw scanner.error("'**' takes no namespace: for elements of a namespace at any depth write **/{namespace}",
+                                    at: scanner.column - 1)
             }
             selector.name = .any
         } else {
@@ -129,7 +128,27 @@ struct QueryParser {
         while scanner.peek == "<" {
             selector.filters.append(try parseFilter())
         }
-        return .select(selector)
+        return [.select(selector)]
+    }
+
+    /// After `**`: alone, or with filters that the elements it reaches must pass
+    /// (the context node included, whatever their names): `**<to~ghost>`.
+    private mutating func parseAnyDepth(column: Int) throws(QueryError) -> [QuerySyntax.Step] {
+        if scanner.peek == "<" {
+            var filters: [QuerySyntax.Filter] = []
+            while scanner.peek == "<" { filters.append(try parseFilter()) }
+            return [.anyDepth(column: column), .keep(filters: filters, column: column)]
+        }
+        guard let next = scanner.peek else { return [.anyDepth(column: column)] }
+        if next == "*" {
+            throw scanner.error("'***' is not a segment: '**' is any depth, '*' any element; write **/* for the elements below", at: column)
+        }
+        if next == "{" || next == "!" || isNameScalar(next) {
+            let rest = scanner.read { $0 != "/" && $0 != "<" && $0 != "@" && $0 != "#" && $0 != "$" && $0 != "\\" && $0 != "|" }
+            throw scanner.error("'**' takes no name or namespace: for such elements at any depth write **/\(rest); "
+                                + "to filter every element, the context node included, **<…>", at: column)
+        }
+        return [.anyDepth(column: column)]
     }
 
     /// `{…}`: returns the text inside, or `nil` for `{*}` when `allowStar`.
@@ -152,6 +171,8 @@ struct QueryParser {
         let subject: QuerySyntax.FilterSubject
         if scanner.eat("#") {
             subject = .text
+        } else if scanner.eat("*") {
+            subject = .anyAttribute
         } else {
             subject = .attribute(try parseAttributeName(after: "'<'"))
         }
@@ -162,6 +183,8 @@ struct QueryParser {
             isRegex = true
         } else if case .text = subject {
             throw scanner.error("expected '=' or '~' after '#' in the text filter, found \(scanner.describeNext)")
+        } else if case .anyAttribute = subject {
+            throw scanner.error("expected '=' or '~' after '*' in the any-attribute filter, found \(scanner.describeNext)")
         } else {
             throw scanner.error("expected '=' or '~' after the attribute name in the filter, found \(scanner.describeNext)")
         }
@@ -174,6 +197,8 @@ struct QueryParser {
                 throw scanner.error("expected a value after '=' (to match an empty value, use <\(attribute.name)~^$>)")
             case (false, .text):
                 throw scanner.error("expected a value after '=' (an element without text never passes a text filter)")
+            case (false, .anyAttribute):
+                throw scanner.error("expected a value after '=' (to match an empty value, use <*~^$>)")
             }
         }
         guard scanner.eat(">") else {

@@ -15,8 +15,13 @@ public struct QuerySyntax: Equatable, Sendable {
     /// How many format specifiers (`%@`, `%d`, …) the query's filters hold.
     public var formatSpecifierCount: Int {
         steps.reduce(0) { count, step in
-            guard case .select(let selector) = step else { return count }
-            return count + selector.filters.reduce(0) { count, filter in
+            let filters: [Filter]
+            switch step {
+            case .select(let selector): filters = selector.filters
+            case .keep(let kept, _): filters = kept
+            case .parent, .anyDepth: return count
+            }
+            return count + filters.reduce(0) { count, filter in
                 count + filter.test.parts.filter(\.isSpecifier).count
             }
         }
@@ -31,6 +36,10 @@ public struct QuerySyntax: Equatable, Sendable {
         /// `**` (a stanzaq extension): the nodes reached so far and all their
         /// descendants, each once, in document order.
         case anyDepth(column: Int)
+        /// The filters written right after `**` (`**<to~ghost>`, a stanzaq
+        /// extension): of the nodes reached so far, those that pass them all,
+        /// whatever their name and namespace. It always follows an ``anyDepth(column:)``.
+        case keep(filters: [Filter], column: Int)
     }
 
     /// `{ns}name<filter>…`, `{ns}!name`, `{ns}`, or an empty segment.
@@ -95,6 +104,10 @@ public struct QuerySyntax: Equatable, Sendable {
         /// `#` (a stanzaq extension): the element's text, as the `#` extraction
         /// reads it; an element without text fails the filter.
         case text
+        /// `*` (a stanzaq extension): any of the element's attributes, its
+        /// namespace (`xmlns`) included as `@@` gives it: the filter passes
+        /// when one of their values does.
+        case anyAttribute
     }
 
     public enum FilterTest: Equatable, Sendable {
