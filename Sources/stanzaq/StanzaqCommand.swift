@@ -112,18 +112,22 @@ struct StanzaqCommand: ParsableCommand {
         if query.explain {
             // Every argument is a query here: --explain reads no input.
             // Format arguments are checked only when some are given.
-            let syntaxes = query.arguments.isEmpty ? try (texts + paths).map(parse) : try compile(texts + paths).map(\.syntax)
+            let all = query.wheres + texts + paths
+            let syntaxes = query.arguments.isEmpty ? try all.map(parse) : try compile(all).map(\.syntax)
             for syntax in syntaxes {
                 try environment.output.write(syntax.explanation(options: query.queryOptions) + "\n")
             }
             try environment.output.flush()
             return 0
         }
-        // --each's path takes the first format arguments: it is evaluated first.
-        var compiled = try compile((query.each.map { [$0] } ?? []) + texts)
-        var options = try searchOptions(queries: Array(compiled.dropFirst(query.each == nil ? 0 : 1)), environment: environment)
-        if query.each != nil {
-            let path = compiled.removeFirst()
+        // --each's path takes the first format arguments, then --where's: they
+        // are evaluated first, in that order.
+        var compiled = try compile((query.each.map { [$0] } ?? []) + query.wheres + texts)
+        let path = query.each == nil ? nil : compiled.removeFirst()
+        let wheres = Array(compiled.prefix(query.wheres.count))
+        var options = try searchOptions(queries: Array(compiled.dropFirst(wheres.count)), environment: environment)
+        options.wheres = wheres
+        if let path {
             if path.syntax.extraction != nil {
                 throw ValidationError("--each takes a path to elements; '\(path.text)' gives values (it ends in @, @@, #, $ or \\…\\)")
             }
@@ -160,7 +164,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.filesWithoutMatch, "-L/--files-without-match"), (mode.maxCount != nil, "-m/--max-count"),
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
-            (query.each != nil, "--each"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"),
+            (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"),
         ]
         return given.filter(\.0).map(\.1)
     }

@@ -478,6 +478,7 @@ final class ParallelSearch: @unchecked Sendable {
         var jobOptions = options
         jobOptions.queries = options.queries.map { $0.copyForAnotherThread() }
         jobOptions.each = options.each?.copyForAnotherThread()
+        jobOptions.wheres = options.wheres.map { $0.copyForAnotherThread() }
         jobOptions.threads = 1
         let sink = jobOptions.makeSink(output: Output(transcript: transcript))
         let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),

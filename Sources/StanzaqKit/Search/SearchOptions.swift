@@ -20,6 +20,11 @@ public struct SearchOptions {
     public var queries: [Query]
     /// The names of the columns (`-e NAME=QUERY`), one per query; empty: unnamed.
     public var columnNames: [String] = []
+    /// What selects the stanzas (or, with ``each``, the elements) the queries
+    /// are evaluated on (`--where`): every one must have a result. The others
+    /// give nothing, count for nothing (with ``invert`` too) and are shown only
+    /// as context.
+    public var wheres: [Query] = []
     /// The elements rows are read from (`--each PATH`): each query is evaluated
     /// on every element this selects in a stanza, one row per element.
     public var each: Query?

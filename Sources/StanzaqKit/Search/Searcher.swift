@@ -39,7 +39,7 @@ public final class Searcher {
         self.output = output
         self.diagnostics = diagnostics
         self.standardInput = standardInput
-        unboundPrefixes = UnboundPrefixes(queries: options.queries, aliases: options.namespaceAliases)
+        unboundPrefixes = UnboundPrefixes(queries: options.queries + options.wheres, aliases: options.namespaceAliases)
     }
 
     /// The prefixes of prefixed names not yet seen bound in the input.
@@ -411,7 +411,7 @@ public final class Searcher {
     private func wholeStanzaTest<Sink: SearchSink>(for sink: Sink, record: @escaping (Element, Bool) -> Void)
         -> ((Element) -> Bool)? {
         guard sink.printsOnlyCountedStanzas, case .test(let invert) = sink.evaluation, options.each == nil,
-              !unboundPrefixes.isWatching, options.queries.allSatisfy(\.isDecidedByStartTag)
+              options.wheres.isEmpty, !unboundPrefixes.isWatching, options.queries.allSatisfy(\.isDecidedByStartTag)
         else { return nil }
         let queries = options.queries, strict = options.strict
         return { root in
@@ -434,13 +434,18 @@ public final class Searcher {
     /// Which children of a stanza's root the reader builds (see ``ChildSelection``):
     /// all with `--each`, whose queries start below the elements its path reaches.
     private func childSelection(deciding: Bool) -> ChildSelection? {
-        options.each == nil ? ChildSelection(queries: options.queries, deciding: deciding) : nil
+        options.each == nil ? ChildSelection(queries: options.queries + options.wheres, deciding: deciding) : nil
     }
 
     private func depthLimit(deciding: Bool) -> Int? {
         var deepest = 0
         for query in options.queries {
             guard let reach = deciding ? query.reachToDecide : query.reach else { return nil }
+            deepest = max(deepest, reach)
+        }
+        // A --where filter only decides.
+        for filter in options.wheres {
+            guard let reach = filter.reachToDecide else { return nil }
             deepest = max(deepest, reach)
         }
         // With --each, the queries look below the elements its path reaches.
@@ -457,6 +462,10 @@ public final class Searcher {
     @inline(__always)
     private func handle<Sink: SearchSink>(_ stanza: Element, in place: StanzaPlace, sink: Sink,
                                           decided: Bool? = nil) throws(OutputError) -> Bool {
+        if options.each == nil, !options.wheres.isEmpty, !(try isSelected(stanza, in: place, sink: sink)) {
+            if case .test = sink.evaluation { try sink.passed(stanza, in: place) }
+            return false
+        }
         switch sink.evaluation {
         case .results(let firstOnly):
             var hasResult = false
@@ -559,18 +568,38 @@ public final class Searcher {
         return hasResult
     }
 
+    /// Whether every `--where` filter has a result on `context` (a stanza, or an
+    /// element of `--each`). Each is evaluated until one has none, an error
+    /// reported as a query's and taken for none.
+    private func isSelected<Sink: SearchSink>(_ context: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
+        for filter in options.wheres {
+            do {
+                if !(try filter.check(in: context, strict: options.strict)) { return false }
+            } catch {
+                try reportEvaluation(error, of: filter, in: place, sink: sink)
+                return false
+            }
+        }
+        return true
+    }
+
     /// The elements `--each` selects in a stanza (its path gives elements only:
-    /// the command line refuses an extraction there).
+    /// the command line refuses an extraction there) that `--where` selects.
     private func contexts<Sink: SearchSink>(_ each: Query, in stanza: Element, place: StanzaPlace,
                                             sink: Sink) throws(OutputError) -> [Element] {
+        let elements: [Element]
         do {
-            return try each.find(in: stanza, strict: options.strict).compactMap {
+            elements = try each.find(in: stanza, strict: options.strict).compactMap {
                 if case .element(let element) = $0 { return element } else { return nil }
             }
         } catch {
             try reportEvaluation(error, of: each, in: place, sink: sink)
             return []
         }
+        if options.wheres.isEmpty { return elements }
+        var selected: [Element] = []
+        for element in elements where try isSelected(element, in: place, sink: sink) { selected.append(element) }
+        return selected
     }
 
     /// The values of one row, kept between stanzas to spare an allocation each.

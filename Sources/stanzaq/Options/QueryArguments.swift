@@ -12,6 +12,10 @@ struct QueryArguments: ParsableArguments {
             help: ArgumentHelp("One row per element PATH selects in each stanza, every query read from that element (--each '{jabber:iq:roster}query/item' -e @jid -e @name).", valueName: "PATH"))
     var each: String?
 
+    @Option(name: .customLong("where"), parsing: .unconditionalSingleValue,
+            help: ArgumentHelp("Only the stanzas (with --each, the elements) where QUERY has a result, as jq's select; repeat: every one must.", valueName: "QUERY"))
+    var wheres: [String] = []
+
     @Option(name: [.customShort("a"), .customLong("arg")], parsing: .unconditionalSingleValue,
             help: ArgumentHelp("A format argument for %@, %s, %d… in attribute filters; repeat, in order.", valueName: "VALUE"))
     var arguments: [String] = []

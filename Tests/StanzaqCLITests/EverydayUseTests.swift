@@ -1,0 +1,104 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// What a new user tripped over on real logs (stanzaq(1): `--where`, counting
+/// by value, prefixes; stanzaq-query(7): anywhere in a stanza).
+final class EverydayUseTests: CLITestCase {
+
+    // MARK: --where
+
+    func testWhereSelectsTheStanzasRowsAreMadeFrom() throws {
+        // Without --where, every message with a body makes a row, the first
+        // column empty where the sender does not match.
+        try assertStanzaq(["-e", "/message<from~^romeo@>@to", "-e", "body#", "capture.xml"], stdout: """
+            juliet@capulet.lit/balcony\tLady, by yonder blessed moon I swear
+            \tO, swear not by the moon, the inconstant moon
+            \tA plague o' both your houses!
+            \tRomeo is banished; he waits for you at Friar Laurence's cell.
+            \tWhere is Tybalt?
+            juliet@capulet.lit/balcony\tI'll send thee word from Mantua.
+
+            """, status: 0)
+        try assertStanzaq(["--where", "/message<from~^romeo@>", "-e", "/@to", "-e", "body#", "capture.xml"], stdout: """
+            juliet@capulet.lit/balcony\tLady, by yonder blessed moon I swear
+            juliet@capulet.lit/balcony\tI'll send thee word from Mantua.
+
+            """, status: 0)
+        try assertStanzaq(["--json", "--where", "/message<from~^romeo@>", "-e", "to=/@to", "-e", "body=body#", "capture.xml"], stdout: """
+            {"to":"juliet@capulet.lit/balcony","body":"Lady, by yonder blessed moon I swear"}
+            {"to":"juliet@capulet.lit/balcony","body":"I'll send thee word from Mantua."}
+
+            """, status: 0)
+        // Every --where must have a result.
+        try assertStanzaq(["--where", "/message<type=chat>", "--where", "/<from~^romeo@>", "body#", "capture.xml"], stdout: """
+            Lady, by yonder blessed moon I swear
+            I'll send thee word from Mantua.
+
+            """, status: 0)
+        try assertStanzaq(["--where", "/iq", "body#", "capture.xml"], stdout: "", status: 1)
+    }
+
+    func testWhereWithCountInvertListAndStanzas() throws {
+        try assertStanzaq(["-c", "--where", "/message<type=chat>", "body#", "capture.xml"], stdout: "4\n", status: 0)
+        // -v inverts the queries among the stanzas selected, not --where.
+        try assertStanzaq(["-c", "-v", "--where", "/message", "{urn:xmpp:delay}delay", "capture.xml"], stdout: "5\n", status: 0)
+        try assertStanzaq(["-l", "--where", "/iq<type=error>", "/", "capture.xml", "message-delay.xml", "upload-error.log"],
+                          stdout: "capture.xml\nupload-error.log\n", status: 0)
+        try assertStanzaq(["-s", "-n", "--where", "/<type=error>", "/message", "capture.xml"], stdout: """
+            15:<message xmlns='jabber:client' from='tybalt@capulet.lit' to='juliet@capulet.lit/balcony' type='error' id='b7eec9a1-1ebb-496d-b2e8-e6a6f17b1b5f'>
+            15:  <body>Where is Tybalt?</body>
+            15:  <error type='cancel'>
+            15:    <item-not-found xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>
+            15:  </error>
+            15:</message>
+
+            """, status: 0)
+        // --pair: the request of the error selected is printed as its partner.
+        try assertStanzaq(["-s", "-n", "--pair", "--where", "/iq<type=error>", "/", "upload-error.log"], stdout: """
+            5-<iq xmlns='jabber:client' type='get' id='slot1' to='upload.montague.lit'><request xmlns='urn:xmpp:http:upload:0' \
+            filename='balcony.jpg' size='23456789' content-type='image/jpeg'/></iq>
+            8:<iq xmlns='jabber:client' type='error' id='slot1' from='upload.montague.lit' to='juliet@montague.lit/balcony'>\
+            <error type='modify'><not-acceptable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/>\
+            <text xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'>File too large. The maximum file size is 10485760 bytes</text>\
+            <file-too-large xmlns='urn:xmpp:http:upload:0'><max-file-size>10485760</max-file-size></file-too-large></error></iq>
+
+            """, status: 0)
+    }
+
+    func testWhereWithEachSelectsElements() throws {
+        try assertStanzaq(["--each", "{jabber:iq:roster}query/item", "--where", "/<subscription=both>", "-e", "@jid", "capture.xml"],
+                          stdout: "romeo@montague.lit\nnurse@capulet.lit\n", status: 0)
+    }
+
+    func testWhereTakesFormatArgumentsAfterEachAndBeforeTheQueries() throws {
+        try assertStanzaq(["--where", "/<type=%@>", "-a", "chat", "-c", "/message<from~%@>", "-a", "romeo", "capture.xml"],
+                          stdout: "2\n", status: 0)
+    }
+
+    func testAnErrorInWhereIsAQueryError() throws {
+        try assertStanzaq(["--where", "/message<from~(>", "body#", "capture.xml"], stdout: "", stderr: """
+            stanzaq: error: query: invalid regular expression '(' at column 15
+              /message<from~(>
+                            ^
+
+            """, status: 2)
+    }
+
+    // MARK: Anywhere in a stanza
+
+    func testAnywhereIncludesTheStanzaItself() throws {
+        // `**/<…>` tests the children of what `**` reaches: never the stanza.
+        try assertStanzaq(["-c", "**/<to~juliet>", "capture.xml"], stdout: "0\n", status: 1)
+        try assertStanzaq(["-c", "**<to~juliet>", "capture.xml"], stdout: "11\n", status: 0)
+        try assertStanzaq(["-n", "**<*~tybalt>$", "capture.xml"], stdout: "4:item\n15:message\n", status: 0)
+        try assertStanzaq(["-c", "-e", "**<*~tybalt>", "-e", "**<#~tybalt>", "capture.xml"], stdout: "2\n", status: 0)
+        try assertStanzaq(["**to<to~juliet>", "capture.xml"], stdout: "", stderr: """
+            stanzaq: error: query: '**' takes no name or namespace: for such elements at any depth write **/to; \
+            to filter every element, the context node included, **<…> at column 1
+              **to<to~juliet>
+              ^
+
+            """, status: 2)
+    }
+}
