@@ -134,6 +134,11 @@ struct StanzaqCommand: ParsableCommand {
             options.each = path
         }
         options.columnNames = names
+        // -c with a table (several columns, named ones, or fields) counts its distinct rows.
+        options.countsByValue = mode.count && (options.queries.count > 1 || !names.isEmpty || input.fields != nil)
+        if options.countsByValue && !mode.invert && names.contains("count") {
+            throw ValidationError("the column name 'count' is the key of -c's counts: choose another")
+        }
         if input.follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         if environment.handlesSignals { Interruption.install(.search) }
 

@@ -85,6 +85,65 @@ final class EverydayUseTests: CLITestCase {
             """, status: 2)
     }
 
+    // MARK: Counting by value
+
+    func testCountWithSeveralColumnsCountsEachDistinctRow() throws {
+        try assertStanzaq(["-c", "--fields", "direction", "-e", "/$", "-e", "/@type", "logs/prosody.log"], stdout: """
+            1\tout\tfeatures\t
+            1\tin\tiq\tset
+            1\tout\tiq\tresult
+            1\tin\tmessage\tchat
+            1\tout\tmessage\tchat
+            1\tin\tpresence\t
+
+            """, status: 0)
+        try assertStanzaq(["-c", "-e", "/$", "-e", "/@type", "--where", "/iq", "capture.xml"],
+                          stdout: "3\tiq\tresult\n2\tiq\tget\n1\tiq\terror\n", status: 0)
+        // A named column, or --fields, makes a table of one query too.
+        try assertStanzaq(["-c", "-e", "type=/iq@type", "capture.xml"], stdout: "3\tresult\n2\tget\n1\terror\n", status: 0)
+        try assertStanzaq(["-c", "--fields", "direction", "/{jabber:client}message$", "logs/prosody.log"],
+                          stdout: "1\tin\tmessage\n1\tout\tmessage\n", status: 0)
+        // One query, or -v: the stanzas, as ever.
+        try assertStanzaq(["-c", "/iq@type", "capture.xml"], stdout: "6\n", status: 0)
+        try assertStanzaq(["-c", "-v", "-e", "/iq", "-e", "/message", "capture.xml"], stdout: "6\n", status: 0)
+        // No row: nothing, as `sort | uniq -c` prints nothing.
+        try assertStanzaq(["-c", "-e", "/nothing$", "-e", "/@nothing", "capture.xml"], stdout: "", status: 1)
+    }
+
+    func testCountByValuePerInputAndInJSON() throws {
+        try assertStanzaq(["-c", "-H", "-e", "type=/iq@type", "capture.xml", "upload-error.log"], stdout: """
+            capture.xml:3\tresult
+            capture.xml:2\tget
+            capture.xml:1\terror
+            upload-error.log:4\tget
+            upload-error.log:3\tresult
+            upload-error.log:1\terror
+
+            """, status: 0)
+        try assertStanzaq(["--json", "-c", "-e", "name=/$", "-e", "type=/@type", "--where", "/iq", "capture.xml"], stdout: """
+            {"count":3,"name":"iq","type":"result"}
+            {"count":2,"name":"iq","type":"get"}
+            {"count":1,"name":"iq","type":"error"}
+
+            """, status: 0)
+        try assertStanzaq(["--json", "-c", "-H", "-e", "/$", "-e", "/@type", "--where", "/iq", "upload-error.log"], stdout: """
+            {"file":"upload-error.log","count":4,"value":["iq","get"]}
+            {"file":"upload-error.log","count":3,"value":["iq","result"]}
+            {"file":"upload-error.log","count":1,"value":["iq","error"]}
+
+            """, status: 0)
+        try assertStanzaq(["--json", "--fields", "direction", "-c", "/{jabber:client}message$", "logs/prosody.log"], stdout: """
+            {"count":1,"direction":"in","value":"message"}
+            {"count":1,"direction":"out","value":"message"}
+
+            """, status: 0)
+        try assertStanzaq(["--json", "-c", "-e", "count=/$", "-e", "type=/@type", "capture.xml"], stdout: "", stderr: """
+            stanzaq: error: the column name 'count' is the key of -c's counts: choose another
+            Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)
+
+            """, status: 2)
+    }
+
     // MARK: Anywhere in a stanza
 
     func testAnywhereIncludesTheStanzaItself() throws {
@@ -92,7 +151,8 @@ final class EverydayUseTests: CLITestCase {
         try assertStanzaq(["-c", "**/<to~juliet>", "capture.xml"], stdout: "0\n", status: 1)
         try assertStanzaq(["-c", "**<to~juliet>", "capture.xml"], stdout: "11\n", status: 0)
         try assertStanzaq(["-n", "**<*~tybalt>$", "capture.xml"], stdout: "4:item\n15:message\n", status: 0)
-        try assertStanzaq(["-c", "-e", "**<*~tybalt>", "-e", "**<#~tybalt>", "capture.xml"], stdout: "2\n", status: 0)
+        try assertStanzaq(["-n", "-e", "**<*~tybalt>$", "-e", "**<#~tybalt>$", "capture.xml"],
+                          stdout: "4:item\t\n15:message\tbody\n", status: 0)
         try assertStanzaq(["**to<to~juliet>", "capture.xml"], stdout: "", stderr: """
             stanzaq: error: query: '**' takes no name or namespace: for such elements at any depth write **/to; \
             to filter every element, the context node included, **<…> at column 1

@@ -89,8 +89,11 @@ final class FidelityCLITests: CLITestCase {
         try assertStanzaq(["--strict", "-e", "v#|int", "-e", "/$", "m.xml"], in: scratch.url, stdout: "\tm\n2\tm\n", stderr: error, status: 2)
         try assertStanzaq(["--strict", "--json", "-e", "v#|int", "-e", "/$", "m.xml"], in: scratch.url,
                           stdout: "[null,\"m\"]\n[2,\"m\"]\n", stderr: error, status: 2)
-        // With -c, every query is checked, not only until one has a result.
-        try assertStanzaq(["--strict", "-c", "-e", "v#", "-e", "v#|int", "m.xml"], in: scratch.url, stdout: "2\n", stderr: error, status: 2)
+        // With -c, every query is checked, not only until one has a result (with two, -c counts
+        // each distinct row: the first stanza's, its second column empty, and the second's).
+        try assertStanzaq(["--strict", "-c", "-v", "-e", "v#", "-e", "v#|int", "m.xml"], in: scratch.url, stdout: "0\n", stderr: error, status: 2)
+        try assertStanzaq(["--strict", "-c", "-e", "v#", "-e", "v#|int", "m.xml"], in: scratch.url, stdout: "1\t1\t\n1\t2\t2\n",
+                          stderr: error, status: 2)
     }
 
     // 7. Format arguments are consumed in order across the queries.

@@ -62,7 +62,8 @@ final class LogParallelTests: CLITestCase {
             let text = try String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)
             let path = try scratch.write(log, String(repeating: text, count: 3)).path
             for options in [["-e", "/$", "-e", "/@id", "-e", "body#"], ["--json", "--fields", "line,time,direction,session", "/@id"],
-                            ["-c", "/{jabber:client}message<type=chat>"]] {
+                            ["-c", "/{jabber:client}message<type=chat>"],
+                            ["-c", "--fields", "direction", "-e", "/$", "-e", "/@type"], ["-c", "-H", "--json", "-e", "/$", "-e", "/@type"]] {
                 try assertSameAsOneThread(options + [path], partSizes: [1, 700])
             }
         }

@@ -201,6 +201,38 @@ public struct RecordFormatter {
         return out
     }
 
+    /// One distinct row of `-c` counting by value, with its count (``ValueCountSink``):
+    /// `row` as ``writeRow(file:stanza:source:values:into:)`` writes it without
+    /// prefixes or separator.
+    func valueCountRecord(file: String?, count: Int, row: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        if format == .json {
+            out.append(contentsOf: "{".utf8)
+            if let file {
+                out.append(contentsOf: "\"file\":".utf8)
+                QueryValue.string(file.shownFileName).writeJSON(into: &out, options: render)
+                out.append(UInt8(ascii: ","))
+            }
+            out.append(contentsOf: "\"count\":\(count)".utf8)
+            if row.first == UInt8(ascii: "{") {
+                // The row's own object, its members after the count.
+                if row.count > 2 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: row.dropFirst())
+            } else {
+                out.append(contentsOf: ",\"value\":".utf8)
+                out.append(contentsOf: row)
+                out.append(UInt8(ascii: "}"))
+            }
+        } else {
+            if let file { writePrefix(file, color: colors?.file, into: &out) }
+            out.append(contentsOf: String(count).utf8)
+            out.append(UInt8(ascii: "\t"))
+            out.append(contentsOf: row)
+        }
+        out.append(contentsOf: separator)
+        return out
+    }
+
     /// The line between two groups of stanzas that are not next to each other
     /// (context, `--pair`): `--`, as grep writes it; nothing in JSON, whose records
     /// say `context` and can be told apart by their stanza numbers.

@@ -107,6 +107,7 @@ final class ParallelSearch: @unchecked Sendable {
             if transcript.matched { searcher.matched = true }
             if transcript.failed { searcher.failed = true }
             if let prefixes = transcript.unboundPrefixes { searcher.unboundPrefixes.formIntersection(prefixes) }
+            if let jobSink = transcript.sink { sink.absorb(jobSink) }
             switch job.work {
             case .file, .message:
                 total += transcript.count
@@ -435,6 +436,7 @@ final class ParallelSearch: @unchecked Sendable {
                     job.transcript.matched = trial.matched
                     job.transcript.failed = trial.failed
                     job.transcript.unboundPrefixes = trial.unboundPrefixes
+                    job.transcript.sink = trial.sink
                     return
                 }
                 // The rest of the file is read from here by one reader. (The earliest
@@ -498,6 +500,7 @@ final class ParallelSearch: @unchecked Sendable {
         transcript.matched = jobSearcher.matched
         transcript.failed = jobSearcher.failed
         transcript.unboundPrefixes = jobSearcher.unboundPrefixes
+        transcript.sink = sink
         if sink.stopsAtFirstMatch && jobSearcher.matched {
             var known = firstMatch.load(ordering: .relaxed)
             while job.index < known {

@@ -31,6 +31,8 @@ final class Transcript: @unchecked Sendable {
     var matched = false
     var failed = false
     var unboundPrefixes: UnboundPrefixes?
+    /// The piece's sink, for what it keeps until the end (``SearchSink/absorb(_:)``).
+    var sink: (any SearchSink)?
 
     init(unbounded: Bool = false) {
         self.unbounded = unbounded

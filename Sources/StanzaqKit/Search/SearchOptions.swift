@@ -31,6 +31,9 @@ public struct SearchOptions {
     /// A header row before the first row (`--header`).
     public var header = false
     public var report: Report = .results
+    /// With ``Report/count``: count each distinct row (several columns, named
+    /// columns or `--fields`) instead of the stanzas (``ValueCountSink``).
+    public var countsByValue = false
     /// Count the stanzas without results instead (`-v`).
     public var invert = false
     /// Per stanza, only the first result of each query (`--first`).
@@ -133,6 +136,7 @@ public struct SearchOptions {
             if let context { return ContextSink(formatter: formatter, output: output, invert: invert, context: context) }
             return StanzaSink(formatter: formatter, output: output, invert: invert)
         case .files(let without): return FileNameSink(formatter: formatter, output: output, invert: invert, without: without)
+        case .count where countsByValue && !invert: return ValueCountSink(formatter: formatter, output: output)
         case .count: return CountSink(formatter: formatter, output: output, invert: invert)
         case .quiet: return QuietSink(invert: invert)
         }

@@ -47,6 +47,9 @@ public protocol SearchSink: AnyObject {
     func endSearch(count: Int) throws(OutputError)
     /// Writes out what is buffered (before a diagnostic, and at the end).
     func flush() throws(OutputError)
+    /// Takes over what the sink of a part of the input kept for the end
+    /// (a parallel search, in input order): the rows `-c` counts by value.
+    func absorb(_ other: any SearchSink)
 }
 
 /// What the searcher computes per stanza.
@@ -82,4 +85,5 @@ extension SearchSink {
     public func endInput(_ file: String, count: Int) throws(OutputError) {}
     public func endSearch(count: Int) throws(OutputError) {}
     public func flush() throws(OutputError) {}
+    public func absorb(_ other: any SearchSink) {}
 }
