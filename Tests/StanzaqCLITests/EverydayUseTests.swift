@@ -144,6 +144,34 @@ final class EverydayUseTests: CLITestCase {
             """, status: 2)
     }
 
+    // MARK: Prefixes that split
+
+    func testEveryLineCarriesItsPrefixesAndSplitsAtTabs() throws {
+        // A time holds colons, and a body newlines: fields are columns ending in a
+        // tab, on every line of the value.
+        try assertStanzaq(["--fields", "time,direction", "body#", "logs/prosody-syslog.log"], stdout: """
+            Nov 23 09:30:14\tin\tArt thou not Romeo,
+            Nov 23 09:30:14\tin\tand a Montague?
+            Nov 23 09:30:14\tout\tArt thou not Romeo,
+            Nov 23 09:30:14\tout\tand a Montague?
+
+            """, status: 0)
+        // grep's prefixes stay prefixes, the line number among them.
+        try assertStanzaq(["-H", "-n", "--fields", "time,line,session", "body#", "logs/prosody-syslog.log"], stdout: """
+            logs/prosody-syslog.log:4:11:Nov 23 09:30:14\tc2s55e8a7f1c3a0\tArt thou not Romeo,
+            logs/prosody-syslog.log:4:11:Nov 23 09:30:14\tc2s55e8a7f1c3a0\tand a Montague?
+            logs/prosody-syslog.log:5:14:Nov 23 09:30:14\tc2s7f3b2c0d9e11\tArt thou not Romeo,
+            logs/prosody-syslog.log:5:14:Nov 23 09:30:14\tc2s7f3b2c0d9e11\tand a Montague?
+
+            """, status: 0)
+    }
+
+    func testAFieldValueIsEscapedAsInTSV() throws {
+        // An archive row's column holding a tab and a newline stays in its column.
+        let row = #"{"with":"a\tb\nc","stanza":"<message xmlns='jabber:client' id='m1'><body>x\ny</body></message>"}"#
+        try assertStanzaq(["--log=json", "--fields", "with", "body#"], stdin: row + "\n", stdout: "a\\tb\\nc\tx\na\\tb\\nc\ty\n", status: 0)
+    }
+
     // MARK: Anywhere in a stanza
 
     func testAnywhereIncludesTheStanzaItself() throws {

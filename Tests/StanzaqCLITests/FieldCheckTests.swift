@@ -25,8 +25,8 @@ final class FieldCheckTests: CLITestCase {
 
     func testAFieldTheInputCannotHaveIsSaidOncePerInput() throws {
         try assertStanzaq(["--fields", "time,session", "/@id", "http-upload-disco.xml", "message-delay.xml"], stdout: """
-            ::step_02
-            ::5bd3c1f0-6e3b-4f8a-9d6e-2f1c7a4b8e90
+            \t\tstep_02
+            \t\t5bd3c1f0-6e3b-4f8a-9d6e-2f1c7a4b8e90
 
             """, stderr: """
             stanzaq: warning: http-upload-disco.xml: XML input has no fields 'time', 'session' (it has only 'line'): printed empty

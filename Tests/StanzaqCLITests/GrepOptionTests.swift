@@ -364,11 +364,11 @@ final class GrepOptionTests: CLITestCase {
     func testPairInALog() throws {
         try assertStanzaq(["-s", "-n", "--fields", "direction,session", "--pair", "/iq<id=disco1><type=result>", "upload-error.log"],
                           stdout: """
-            1-in-c2s55e8a7f1c3a0-<iq xmlns='jabber:client' type='get' id='disco1' to='montague.lit'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>
-            3:out:c2s55e8a7f1c3a0:<iq xmlns='jabber:client' type='result' id='disco1' from='montague.lit' to='juliet@montague.lit/balcony'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='upload.montague.lit'/></query></iq>
+            1-in\tc2s55e8a7f1c3a0\t<iq xmlns='jabber:client' type='get' id='disco1' to='montague.lit'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>
+            3:out\tc2s55e8a7f1c3a0\t<iq xmlns='jabber:client' type='result' id='disco1' from='montague.lit' to='juliet@montague.lit/balcony'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='upload.montague.lit'/></query></iq>
             --
-            2-in-c2s7f3b2c0d9e11-<iq xmlns='jabber:client' type='get' id='disco1' to='montague.lit'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>
-            4:out:c2s7f3b2c0d9e11:<iq xmlns='jabber:client' type='result' id='disco1' from='montague.lit' to='romeo@montague.lit/orchard'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='upload.montague.lit'/></query></iq>
+            2-in\tc2s7f3b2c0d9e11\t<iq xmlns='jabber:client' type='get' id='disco1' to='montague.lit'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>
+            4:out\tc2s7f3b2c0d9e11\t<iq xmlns='jabber:client' type='result' id='disco1' from='montague.lit' to='romeo@montague.lit/orchard'><query xmlns='http://jabber.org/protocol/disco#items'><item jid='upload.montague.lit'/></query></iq>
 
             """, status: 0)
         // A request the server sent (out) is answered by one it received (in).

@@ -317,9 +317,9 @@ final class HostileInputTests: CLITestCase {
                           stderrMatches: exact(#"\#(shown):stanza 1: query '/@a|int': 'x\nf.xml:stanza 7: forged\x9b\r\tz' is not an integer from -9223372036854775808 to 9223372036854775807 (|int)"#)
                             + "\n" + exact("\(shown):") + "[0-9]+:[0-9]+: .*\n",
                           status: 2)
-        // The value itself is a record's data: as it is.
+        // The value itself is a record's data: as it is, each of its lines behind the prefixes.
         try assertBounded(["-H", "/@a", name], in: scratch.url,
-                          stdout: "\(shown):x\nf.xml:stanza 7: forged\u{9B}\r\tz\n\(shown):1\n",
+                          stdout: "\(shown):x\n\(shown):f.xml:stanza 7: forged\u{9B}\r\tz\n\(shown):1\n",
                           stderrMatches: exact("\(shown):") + "[0-9]+:[0-9]+: .*\n", status: 2)
         try assertBounded(["-c", "-H", "/", "missing\u{9B}\r.xml"], in: scratch.url, stdout: "",
                           stderrMatches: exact(#"stanzaq: error: missing\x9b\r.xml: No such file or directory"#) + "\n",

@@ -55,10 +55,10 @@ final class LogBatchTests: CLITestCase {
             Nov 23 00:00:04 c2s1\tdebug\tRECV: <iq id="d"/>
             """ + "\n"
         try assertStanzaq(["--fields", "line,session", "-e", "/@id"], stdin: log, stdout: """
-            1:c2s1:a
-            2:c2s2:b
-            3:c2s1:c
-            4:c2s1:d
+            1:c2s1\ta
+            2:c2s2\tb
+            3:c2s1\tc
+            4:c2s1\td
             """ + "\n",
                           stderr: "(standard input):3:34: EntityRef: expecting ';'\n", status: 2)
     }
@@ -72,8 +72,8 @@ final class LogBatchTests: CLITestCase {
             Nov 23 00:00:04 c2s1\tdebug\tRECV: <iq id="d"/>
             """ + "\n"
         try assertStanzaq(["--fields", "line,session", "-e", "/@id"], stdin: log, stdout: """
-            2:c2s2:b
-            4:c2s1:d
+            2:c2s2\tb
+            4:c2s1\td
             """ + "\n",
                           stderr: "(standard input):1:34: <message> is not closed (the log record ends at 1:56, inside <body>)\n(standard input):3:41: Opening and ending tag mismatch: stream line 3 and body\n", status: 2)
     }

@@ -259,11 +259,11 @@ final class LogCommandTests: CLITestCase {
 
     func testPrefixesInText() throws {
         try assertStanzaq(["-H", "-n", "--line-number", "--fields", "direction", "/@id", "logs/smack.log"], stdout: """
-            logs/smack.log:2:4:out:bind_1
-            logs/smack.log:3:5:in:bind_1
-            logs/smack.log:4:6:out:p1
-            logs/smack.log:5:5:in:msg1
-            logs/smack.log:6:11:out:msg2
+            logs/smack.log:2:4:out\tbind_1
+            logs/smack.log:3:5:in\tbind_1
+            logs/smack.log:4:6:out\tp1
+            logs/smack.log:5:5:in\tmsg1
+            logs/smack.log:6:11:out\tmsg2
             """ + "\n", status: 0)
     }
 
@@ -277,7 +277,7 @@ final class LogCommandTests: CLITestCase {
             {"line":11,"value":"'Tis but thy name that is my enemy"}
             """ + "\n", status: 0)
         try assertStanzaq(["--line-number", "body#", "logs/prosody-syslog.log"],
-                          stdout: "11:Art thou not Romeo,\nand a Montague?\n14:Art thou not Romeo,\nand a Montague?\n", status: 0)
+                          stdout: "11:Art thou not Romeo,\n11:and a Montague?\n14:Art thou not Romeo,\n14:and a Montague?\n", status: 0)
     }
 
     func testDirection() throws {

@@ -102,7 +102,7 @@ final class LogDamageTests: CLITestCase {
                    "garbled %%% line", Self.ejabberdOther + #"<<"<message id='q'/>">>"#, Self.ejabberdOther + #"<<"<message id='r'/>">>"#,
                    Self.ejabberd + #"<<"<message id='s'/>">>"#].joined(separator: "\n") + "\n"
         try assertStanzaq(["--fields", "session", "-e", "/@id"], stdin: log,
-                          stdout: "tcp|<0.99.0>:q\ntcp|<0.99.0>:r\ntcp|<0.1234.0>:s\n",
+                          stdout: "tcp|<0.99.0>\tq\ntcp|<0.99.0>\tr\ntcp|<0.1234.0>\ts\n",
                           stderr: "(standard input):7:96: error parsing attribute name\n", status: 2)
     }
 
@@ -133,7 +133,7 @@ final class LogDamageTests: CLITestCase {
         try scratch.write("nul.log", log)
         for arguments in [["--fields", "direction", "/@id", "nul.log"], ["--fields", "direction", "/@id"]] {
             let run = try Runner.stanzaq(arguments, stdin: .text(log), in: scratch.url)
-            XCTAssertEqual(run.output, "in:a\nin:b\n", "\(arguments)")
+            XCTAssertEqual(run.output, "in\ta\nin\tb\n", "\(arguments)")
             XCTAssertEqual(run.stderr, "", "\(arguments)")
             XCTAssertEqual(run.status, 0, "\(arguments)")
         }
@@ -157,7 +157,7 @@ final class LogDamageTests: CLITestCase {
     func testATsharkChunkLengthCoveringTheNextLengthLine() throws {
         var log = Self.tsharkFollow(["<message id='a'/>", "<message id='b'/>", "<message id='c'/>"])
         log = log.replacingOccurrences(of: "17\n<message id='b'/>\n17\n", with: "20\n<message id='b'/>\n\t17\n")
-        try assertStanzaq(["--fields", "direction", "-e", "/@id"], stdin: log, stdout: "out:a\nout:b\nin:c\n", status: 0)
+        try assertStanzaq(["--fields", "direction", "-e", "/@id"], stdin: log, stdout: "out\ta\nout\tb\nin\tc\n", status: 0)
         // One that covers less than its data: the rest of the data goes on in the chunk.
         let short = Self.tsharkFollow(["<message id='d'>\n<body>x</body></message>"]).replacingOccurrences(of: "\n40\n", with: "\n17\n")
         try assertStanzaq(["-e", "/@id", "-e", "body#"], stdin: short, stdout: "d\tx\n", status: 0)
@@ -208,6 +208,6 @@ final class LogDamageTests: CLITestCase {
     /// trapped (the log fuzzer found it): a record with no time or account.
     func testAGajimConsoleCommentWithoutADescription() throws {
         try assertStanzaq(["--fields", "direction", "-e", "/@id"], stdin: "<!-- Incoming -->\n<iq id='a'/>\n\n<!-- Outgoing (acct) -->\n<iq id='b'/>\n",
-                          stdout: "in:a\nout:b\n", status: 0)
+                          stdout: "in\ta\nout\tb\n", status: 0)
     }
 }

@@ -51,35 +51,51 @@ public struct RecordFormatter {
     /// selected one (see ``marksContext``).
     func writeRecord(file: String, stanza: Int, source: StanzaSource? = nil, value: QueryValue, context: Bool = false,
                      into out: inout [UInt8]) {
+        if format != .json && hasPrefixes {
+            var text: [UInt8] = []
+            value.writeText(into: &text, options: render)
+            return writePrefixedLines(text, file: file, stanza: stanza, source: source, context: context, into: &out)
+        }
         writeEnvelope(file: file, stanza: stanza, source: source, context: context, into: &out) { out in
             if format == .json { value.writeJSON(into: &out, options: render) } else { value.writeText(into: &out, options: render) }
         }
     }
 
-    /// Appends a stanza printed whole (`-s`). In text, with the record ending
-    /// in a newline, the prefixes go on every line of a stanza written on several
-    /// (as grep prints each line with its prefixes), so that a line taken out
-    /// still says where it is from; `context`: a stanza printed around a
-    /// selected one (see ``marksContext``).
+    /// Appends a stanza printed whole (`-s`); `context`: a stanza printed around
+    /// a selected one (see ``marksContext``).
     func writeStanza(file: String, stanza: Int, source: StanzaSource?, element: Element, context: Bool = false,
                      into out: inout [UInt8]) {
-        guard format != .json, separator == [UInt8(ascii: "\n")], withFilename || withStanzaNumber || !fields.isEmpty else {
+        guard format != .json, hasPrefixes else {
             return writeRecord(file: file, stanza: stanza, source: source, value: .element(element), context: context, into: &out)
         }
+        var xml: [UInt8] = []
+        QueryValue.element(element).writeText(into: &xml, options: render)
+        writePrefixedLines(xml, file: file, stanza: stanza, source: source, context: context, into: &out)
+    }
+
+    /// Whether text records start with prefixes or field columns.
+    private var hasPrefixes: Bool { withFilename || withStanzaNumber || !fields.isEmpty }
+
+    /// Appends a text record behind its prefixes and field columns. With records
+    /// ending in a newline, they go on every line of a value written on several
+    /// (as grep prints each line with its prefixes), so that a line taken out
+    /// still says where it is from and splits the same way as the first.
+    private func writePrefixedLines(_ text: [UInt8], file: String, stanza: Int, source: StanzaSource?, context: Bool,
+                                    into out: inout [UInt8]) {
         var prefix: [UInt8] = []
         let mark: UInt8 = context ? UInt8(ascii: "-") : UInt8(ascii: ":")
         writePrefixes(file: file, stanza: stanza, mark: mark, into: &prefix)
         writeFieldPrefixes(source, mark: mark, into: &prefix)
-        var xml: [UInt8] = []
-        QueryValue.element(element).writeText(into: &xml, options: render)
         var lineStart = 0
-        for (index, byte) in xml.enumerated() where byte == UInt8(ascii: "\n") {
-            out.append(contentsOf: prefix)
-            out.append(contentsOf: xml[lineStart...index])
-            lineStart = index + 1
+        if separator == [UInt8(ascii: "\n")] {
+            for (index, byte) in text.enumerated() where byte == UInt8(ascii: "\n") {
+                out.append(contentsOf: prefix)
+                out.append(contentsOf: text[lineStart...index])
+                lineStart = index + 1
+            }
         }
         out.append(contentsOf: prefix)
-        out.append(contentsOf: xml[lineStart...])
+        out.append(contentsOf: text[lineStart...])
         out.append(contentsOf: separator)
     }
 
@@ -268,12 +284,20 @@ public struct RecordFormatter {
         if withStanzaNumber { writePrefix(String(stanza), color: colors?.number, mark: mark, into: &out) }
     }
 
-    /// The fields as prefixes (`LINE:`, `TIME:`, …); an unknown one is empty.
+    /// The fields in text records: the line as grep's prefix (`LINE:`, or `LINE-`
+    /// for context), after the file name and stanza number; every other field
+    /// (whose value may hold `:`, as a time does) as a column ending in a tab,
+    /// escaped as a TSV field, so that `cut -f` and `awk -F'\t'` split any line
+    /// of any record. An unknown field is empty.
     private func writeFieldPrefixes(_ source: StanzaSource?, mark: UInt8 = UInt8(ascii: ":"), into out: inout [UInt8]) {
-        for field in fields {
+        if fields.contains(.line) {
             var text: [UInt8] = []
-            if let value = field.value(in: source) { value.writeText(into: &text, options: render) }
-            writePrefix(String(decoding: text, as: UTF8.self), color: field == .line ? colors?.number : nil, mark: mark, into: &out)
+            if let value = LogFieldName.line.value(in: source) { value.writeText(into: &text, options: render) }
+            writePrefix(String(decoding: text, as: UTF8.self), color: colors?.number, mark: mark, into: &out)
+        }
+        for field in fields where field != .line {
+            if let value = field.value(in: source) { writeField(value, into: &out) }
+            out.append(UInt8(ascii: "\t"))
         }
     }
 

@@ -32,7 +32,7 @@ struct InputOptions: ParsableArguments {
             completion: .list(LogFieldName.known.map(\.key)))
     var fields: String?
 
-    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts, for vim +N (the same as --fields line); with -s on each of its lines.")
+    @Flag(name: .customLong("line-number"), help: "Print the line where each stanza starts, for vim +N (the same as --fields line); on each line of a value or stanza.")
     var lineNumber = false
 
     @Flag(help: "Follow a growing file as tail -F does: from its end, across rotation, line-buffered.")
