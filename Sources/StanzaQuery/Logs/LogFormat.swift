@@ -1,93 +1,70 @@
-/// The log formats stanzaq reads (stanzaq(1), LOGS).
-public enum LogFormat: String, CaseIterable, Sendable {
-    case prosody, ejabberd, smack, slixmpp, libstrophe, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic
+/// A log format stanzaq reads (stanzaq(1), LOGS): its name (`--log=NAME`) and
+/// its ``LogFormatDefinition``, which says how to recognise, read and cut it.
+///
+/// Each format is written in a file of its own under Formats/ (its parser, its
+/// definition and its `LogFormat` constant); adding one is such a file and a
+/// line in ``registry``.
+public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, CustomStringConvertible {
+    /// Everything about the format.
+    let definition: any LogFormatDefinition.Type
+
+    init(_ definition: any LogFormatDefinition.Type) {
+        self.definition = definition
+    }
+
+    /// The formats, in the order `--help` lists them. Detection tries them in
+    /// the order of their ``LogFormatDefinition/detectionRank``.
+    static let registry: [LogFormat] = [
+        .prosody, .ejabberd, .smack, .slixmpp, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations,
+        .tshark, .json, .tsv, .generic,
+    ]
 
     /// The formats in the order detection tries them: the most specific first.
-    static let detectionOrder: [LogFormat] = [.prosody, .ejabberd, .smack, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations, .tshark, .json, .slixmpp, .tsv]
+    static let detectionOrder: [LogFormat] = registry
+        .compactMap { format in format.definition.detectionRank.map { (format, $0) } }
+        .sorted { $0.1 < $1.1 }
+        .map(\.0)
+
+    public static var allCases: [LogFormat] { registry }
+
+    /// The format named `rawValue` (`--log=NAME`), if there is one.
+    public init?(rawValue: String) {
+        guard let found = Self.registry.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    public var rawValue: String { definition.name }
+    public var description: String { rawValue }
+
+    public static func == (first: LogFormat, second: LogFormat) -> Bool {
+        ObjectIdentifier(first.definition) == ObjectIdentifier(second.definition)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(definition))
+    }
 
     /// Whether `line` is typical of this format.
-    func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        switch self {
-        case .prosody: return ProsodyLogParser.recognises(line)
-        case .ejabberd: return EjabberdLogParser.recognises(line)
-        case .smack: return SmackLogParser.recognises(line)
-        case .slixmpp: return SlixmppLogParser.recognises(line)
-        case .libstrophe: return LibstropheLogParser.recognises(line)
-        case .nbxmpp: return NbxmppLogParser.recognises(line)
-        case .gajim: return GajimConsoleParser.recognises(line)
-        case .dino: return DinoLogParser.recognises(line)
-        case .monal: return MonalLogParser.recognises(line)
-        case .conversations: return ConversationsLogParser.recognises(line)
-        case .tshark: return TsharkFollowParser.recognises(line)
-        case .json: return ArchiveRowParser.recognisesJSON(line)
-        case .tsv: return ArchiveRowParser.recognisesTSV(line)
-        case .generic: return true
-        }
-    }
+    func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { definition.recognises(line) }
 
     /// A parser for this format, at the start of a log.
-    func makeParser() -> any LogLineParser {
-        switch self {
-        case .prosody: return ProsodyLogParser()
-        case .ejabberd: return EjabberdLogParser()
-        case .smack: return SmackLogParser()
-        case .slixmpp: return SlixmppLogParser()
-        case .libstrophe: return LibstropheLogParser()
-        case .nbxmpp: return NbxmppLogParser()
-        case .gajim: return GajimConsoleParser()
-        case .dino: return DinoLogParser()
-        case .monal: return MonalLogParser()
-        case .conversations: return ConversationsLogParser()
-        case .tshark: return TsharkFollowParser()
-        case .json: return ArchiveRowParser(layout: .json)
-        case .tsv: return ArchiveRowParser(layout: .tsv)
-        case .generic: return GenericLogParser()
-        }
-    }
+    func makeParser() -> any LogLineParser { definition.makeParser() }
 
-    /// The default namespace of the streams a log of this format shows, where a
-    /// record does not name one and no stream header in the log declares one:
-    /// a client's log shows a client's streams, and clients log stanzas without
-    /// the namespace they inherit (slixmpp the stanzas it receives).
-    var streamNamespace: StaticString? {
-        switch self {
-        case .smack, .slixmpp, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations: return "jabber:client"
-        case .prosody, .ejabberd, .tshark, .json, .tsv, .generic: return nil
-        }
-    }
+    /// As ``LogFormatDefinition/streamNamespace``.
+    var streamNamespace: StaticString? { definition.streamNamespace }
 
-    /// Whether a log of this format starts its records with a prefix of its own
-    /// (a time stamp, a level, a logger) that a line must have to start one
-    /// (``RecordPrefix``): not where records are rows, chunks, comments or terms.
-    var learnsRecordPrefix: Bool {
-        switch self {
-        case .prosody, .smack, .slixmpp, .libstrophe, .nbxmpp, .monal, .conversations: return true
-        case .ejabberd, .gajim, .dino, .tshark, .json, .tsv, .generic: return false
-        }
-    }
+    /// As ``LogFormatDefinition/learnsRecordPrefix``.
+    var learnsRecordPrefix: Bool { definition.learnsRecordPrefix }
 
-    /// Whether the lines this format is recognised by are written by other
-    /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
-    /// in Monal's and libstrophe's lines; a tab before `<` in any tabbed log.
-    var sharesItsMarker: Bool {
-        self == .slixmpp || self == .tsv
-    }
+    /// As ``LogFormatDefinition/sharesItsMarker``.
+    var sharesItsMarker: Bool { definition.sharesItsMarker }
 }
 
 // MARK: - Parts of a log read on their own
 
 extension LogFormat {
-    /// Whether a part of a log in this format may be read on its own (a parallel
-    /// search): its parser can say that it holds nothing from earlier lines.
-    /// ejabberd's (a term may span lines), Dino's, Conversations', TSV's (a
-    /// header row) and tshark's (the session named at the top, the length of the
-    /// chunk being read) keep state, and are read in order.
-    public var mayBeCut: Bool {
-        switch self {
-        case .ejabberd, .dino, .conversations, .tsv, .tshark: return false
-        default: return true
-        }
-    }
+    /// As ``LogFormatDefinition/mayBeCut``.
+    public var mayBeCut: Bool { definition.mayBeCut }
 
     /// Whether a part of a log in this format may well start at `line` (without
     /// its line feed), after `previous`: a line that starts a record of whole

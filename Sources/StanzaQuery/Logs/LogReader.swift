@@ -30,7 +30,11 @@ public final class LogReader {
     // a Prosody log (callgrind, `body#`), as in the XML reader.
 
     /// The format being read: the one named, or the one detected (`nil` until then).
-    @exclusivity(unchecked) public internal(set) var format: LogFormat?
+    @exclusivity(unchecked) public internal(set) var format: LogFormat? {
+        didSet { learnsRecordPrefix = format?.learnsRecordPrefix ?? false }
+    }
+    /// The format's ``LogFormatDefinition/learnsRecordPrefix``, asked of every line.
+    @exclusivity(unchecked) var learnsRecordPrefix = false
     /// How many stanzas have been handed to the handler.
     @exclusivity(unchecked) public internal(set) var stanzaCount = 0
     /// The line being read (the last one read, once the log has ended); while
@@ -166,6 +170,7 @@ public final class LogReader {
     public init(format: LogFormat? = nil, defaultNamespace: String? = nil,
                 handler: @escaping Handler, damage: @escaping (LogDamage) -> Void) {
         self.format = format
+        learnsRecordPrefix = format?.learnsRecordPrefix ?? false
         self.defaultNamespace = defaultNamespace
         self.handler = handler
         self.damage = damage
@@ -319,7 +324,7 @@ public final class LogReader {
 
     func interpret(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         guard !isStopped, lookahead == nil || hold(line, number: number), var parsed = parser?.parse(line) else { return }
-        if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord || parsed.kind == .text, format?.learnsRecordPrefix == true {
+        if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord || parsed.kind == .text, learnsRecordPrefix {
             switch role(ofRecordLine: line, number: number) {
             case .record: break
             case .text: parsed = ParsedLine(kind: .more, payload: 0..<line.contentEnd)

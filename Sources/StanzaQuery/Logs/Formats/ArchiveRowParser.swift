@@ -213,3 +213,31 @@ enum JSONRowDecoder {
         return value
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let json = LogFormat(JSONArchiveRows.self)
+}
+
+/// `--log=json` in ``LogFormat/registry``.
+enum JSONArchiveRows: LogFormatDefinition {
+    static let name = "json"
+    static let detectionRank: Int? = 10
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { ArchiveRowParser.recognisesJSON(line) }
+    static func makeParser() -> any LogLineParser { ArchiveRowParser(layout: .json) }
+}
+
+extension LogFormat {
+    public static let tsv = LogFormat(TSVArchiveRows.self)
+}
+
+/// `--log=tsv` in ``LogFormat/registry``.
+enum TSVArchiveRows: LogFormatDefinition {
+    static let name = "tsv"
+    static let detectionRank: Int? = 12
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { ArchiveRowParser.recognisesTSV(line) }
+    static func makeParser() -> any LogLineParser { ArchiveRowParser(layout: .tsv) }
+    static let sharesItsMarker = true
+    static let mayBeCut = false
+}

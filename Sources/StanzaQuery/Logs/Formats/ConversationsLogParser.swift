@@ -32,3 +32,18 @@ final class ConversationsLogParser: LogLineParser {
         return ParsedLine(record: header, payload: found.upperBound..<end)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let conversations = LogFormat(ConversationsLogParser.self)
+}
+
+extension ConversationsLogParser: LogFormatDefinition {
+    static let name = "conversations"
+    static let detectionRank: Int? = 8
+    static func makeParser() -> any LogLineParser { ConversationsLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+    static let mayBeCut = false
+}

@@ -130,3 +130,17 @@ final class DinoLogParser: LogLineParser {
         text.index(index, offsetBy: distance, limitedBy: text.endIndex) ?? text.endIndex
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let dino = LogFormat(DinoLogParser.self)
+}
+
+extension DinoLogParser: LogFormatDefinition {
+    static let name = "dino"
+    static let detectionRank: Int? = 6
+    static func makeParser() -> any LogLineParser { DinoLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let mayBeCut = false
+}

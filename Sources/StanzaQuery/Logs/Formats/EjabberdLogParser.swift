@@ -62,3 +62,16 @@ final class EjabberdLogParser: LogLineParser {
         return nil
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let ejabberd = LogFormat(EjabberdLogParser.self)
+}
+
+extension EjabberdLogParser: LogFormatDefinition {
+    static let name = "ejabberd"
+    static let detectionRank: Int? = 1
+    static func makeParser() -> any LogLineParser { EjabberdLogParser() }
+    static let mayBeCut = false
+}

@@ -34,3 +34,16 @@ final class GajimConsoleParser: LogLineParser {
         return ParsedLine(record: header, payload: close.upperBound..<end)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let gajim = LogFormat(GajimConsoleParser.self)
+}
+
+extension GajimConsoleParser: LogFormatDefinition {
+    static let name = "gajim"
+    static let detectionRank: Int? = 5
+    static func makeParser() -> any LogLineParser { GajimConsoleParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+}

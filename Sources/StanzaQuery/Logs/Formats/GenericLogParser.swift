@@ -53,3 +53,16 @@ final class GenericLogParser: LogLineParser {
         return index > attributeStart && index + 1 < end && line[index] == 0x3D && (line[index + 1] == 0x27 || line[index + 1] == 0x22)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let generic = LogFormat(GenericLogParser.self)
+}
+
+extension GenericLogParser: LogFormatDefinition {
+    static let name = "generic"
+    static let detectionRank: Int? = nil
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { true }
+    static func makeParser() -> any LogLineParser { GenericLogParser() }
+}

@@ -28,3 +28,17 @@ final class LibstropheLogParser: LogLineParser {
         return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let libstrophe = LogFormat(LibstropheLogParser.self)
+}
+
+extension LibstropheLogParser: LogFormatDefinition {
+    static let name = "libstrophe"
+    static let detectionRank: Int? = 3
+    static func makeParser() -> any LogLineParser { LibstropheLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

@@ -52,3 +52,17 @@ final class MonalLogParser: LogLineParser {
         return leadingTimestamp(in: line, from: index + 2)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let monal = LogFormat(MonalLogParser.self)
+}
+
+extension MonalLogParser: LogFormatDefinition {
+    static let name = "monal"
+    static let detectionRank: Int? = 7
+    static func makeParser() -> any LogLineParser { MonalLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

@@ -33,3 +33,17 @@ final class NbxmppLogParser: LogLineParser {
         return ParsedLine(record: header, payload: line.contentEnd..<line.contentEnd)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let nbxmpp = LogFormat(NbxmppLogParser.self)
+}
+
+extension NbxmppLogParser: LogFormatDefinition {
+    static let name = "nbxmpp"
+    static let detectionRank: Int? = 4
+    static func makeParser() -> any LogLineParser { NbxmppLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

@@ -37,3 +37,18 @@ final class SlixmppLogParser: LogLineParser {
         return nil
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let slixmpp = LogFormat(SlixmppLogParser.self)
+}
+
+extension SlixmppLogParser: LogFormatDefinition {
+    static let name = "slixmpp"
+    static let detectionRank: Int? = 11
+    static func makeParser() -> any LogLineParser { SlixmppLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+    static let sharesItsMarker = true
+}

@@ -50,3 +50,17 @@ final class SmackLogParser: LogLineParser {
         return nil
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let smack = LogFormat(SmackLogParser.self)
+}
+
+extension SmackLogParser: LogFormatDefinition {
+    static let name = "smack"
+    static let detectionRank: Int? = 2
+    static func makeParser() -> any LogLineParser { SmackLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

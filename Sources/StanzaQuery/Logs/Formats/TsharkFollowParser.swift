@@ -78,3 +78,16 @@ final class TsharkFollowParser: LogLineParser {
         return (length, node1)
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let tshark = LogFormat(TsharkFollowParser.self)
+}
+
+extension TsharkFollowParser: LogFormatDefinition {
+    static let name = "tshark"
+    static let detectionRank: Int? = 9
+    static func makeParser() -> any LogLineParser { TsharkFollowParser() }
+    static let mayBeCut = false
+}

@@ -1,5 +1,7 @@
-/// Start-tag-only records (Prosody's `Received[c2s]:`, `Sending[c2s]:`): matched
-/// with the whole stanzas they log again, reported alone only where none are logged.
+/// Start-tag-only records (Prosody's `Received[c2s]:`, `Sending[c2s]:`, the only
+/// parser that gives the ``RecordShape/startTag`` shape, so they sit with
+/// Prosody's format): matched with the whole stanzas mod_stanza_debug logs
+/// again, reported alone only where none are logged.
 extension LogReader {
     // MARK: - Start-tag-only records
 

@@ -182,3 +182,16 @@ final class ProsodyLogParser: LogLineParser {
         }
     }
 }
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let prosody = LogFormat(ProsodyLogParser.self)
+}
+
+extension ProsodyLogParser: LogFormatDefinition {
+    static let name = "prosody"
+    static let detectionRank: Int? = 0
+    static func makeParser() -> any LogLineParser { ProsodyLogParser() }
+    static let learnsRecordPrefix = true
+}
