@@ -1,0 +1,121 @@
+import StanzaQuery
+
+/// The REPL's commands (stanzaq(1), REPL): the table `:help`, completion and dispatch read.
+extension REPLSession {
+    static let commands: [REPLCommand] = [
+        REPLCommand(name: ":help", arguments: .none, usage: ":help", help: "this list") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
+            for command in commands {
+                try session.say(command.usage.padding(to: 26) + command.help)
+            }
+            try session.say("Any other line is a query on the current stanza; a line starting with '<' is XML to load.")
+            return true
+        },
+        REPLCommand(name: ":load", arguments: .words, usage: ":load FILE",
+                    help: "load the stanzas of FILE (the last becomes current)", completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            guard arguments.words.count == 1 else { return try session.usage(":load FILE") }
+            let before = session.stanzas.count
+            if try session.load(path: arguments.path(0, environment: session.environment)),
+               let current = session.current {
+                try session.noteLoaded(session.stanzas.count - before, current: current)
+            }
+            return true
+        },
+        REPLCommand(name: ":list", arguments: .none, usage: ":list", help: "the loaded stanzas (* marks the current one)") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
+            try session.list()
+            return true
+        },
+        REPLCommand(name: ":use", arguments: .words, usage: ":use N", help: "make stanza N (as :list numbers them) current") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            let count = session.stanzas.count
+            guard arguments.words.count == 1, let number = Int(arguments.words[0]), number >= 1, number <= count else {
+                try session.fail(Diagnostic(":use takes a stanza number from 1 to \(count)"))
+                return true
+            }
+            session.current = number - 1
+            if let stanza = session.currentStanza { try session.note("current: \(number) <\(stanza.qualifiedName)>") }
+            return true
+        },
+        REPLCommand(name: ":show", arguments: .none, usage: ":show", help: "the current stanza, indented") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
+            guard let stanza = session.currentStanza else { return try session.noStanza() }
+            try session.say(XMLSerializer(options: .init(pretty: true)).string(for: stanza))
+            return true
+        },
+        REPLCommand(name: ":args", arguments: .words, usage: ":args [A ...]",
+                    help: "set (or show) the format arguments for %@, %d, ...") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            if !arguments.words.isEmpty {
+                session.arguments = arguments.words
+            } else if session.arguments.isEmpty {
+                try session.say("no format arguments")
+            } else {
+                try session.say("arguments: " + session.arguments.map { "'\($0)'" }.joined(separator: " "))
+            }
+            return true
+        },
+        REPLCommand(name: ":output", arguments: .words, usage: ":output [text|json|tsv]", help: "how results are printed (none: show it)",
+                    completion: .choices(OutputFormat.allCases.map(\.rawValue))) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            if arguments.words.isEmpty {
+                try session.say("output: \(session.format.rawValue)")
+                return true
+            }
+            guard arguments.words.count == 1, let format = OutputFormat(rawValue: arguments.words[0]) else {
+                return try session.usage(":output [text|json|tsv]")
+            }
+            session.format = format
+            try session.note("output: \(format.rawValue)")
+            return true
+        },
+        REPLCommand(name: ":first", arguments: .words, usage: ":first [on|off]", help: "only the first result of each query (none: show it)",
+                    completion: .choices(["off", "on"])) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            switch arguments.words {
+            case []:
+                try session.say("first: \(session.firstOnly ? "on" : "off")")
+                return true
+            case ["on"]: session.firstOnly = true
+            case ["off"]: session.firstOnly = false
+            default: return try session.usage(":first [on|off]")
+            }
+            try session.note("first: \(arguments.words[0])")
+            return true
+        },
+        REPLCommand(name: ":default-namespace", arguments: .words, usage: ":default-namespace [NS|-]",
+                    help: "namespace for stanzas loaded without one (-: none; none: show it)") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            switch arguments.words.count {
+            case 0:
+                try session.say(session.defaultNamespace.map { "default namespace: \($0)" } ?? "no default namespace")
+            case 1:
+                session.defaultNamespace = arguments.words[0] == "-" ? nil : arguments.words[0]
+                try session.note(session.defaultNamespace.map { "default namespace for new stanzas: \($0)" } ?? "no default namespace")
+            default:
+                return try session.usage(":default-namespace [NS|-]")
+            }
+            return true
+        },
+        REPLCommand(name: ":explain", arguments: .text, usage: ":explain QUERY", help: "how QUERY is read",
+                    completion: .query) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            guard !arguments.text.isEmpty else { return try session.usage(":explain QUERY") }
+            let syntax: QuerySyntax
+            do {
+                syntax = try QuerySyntax(parsing: arguments.text)
+                if !session.options.extensions { try syntax.rejectExtensions() }
+            } catch {
+                try session.fail(Diagnostic("\(error)"))
+                return true
+            }
+            try session.say(syntax.explanation(options: session.options))
+            return true
+        },
+        REPLCommand(name: ":all", arguments: .text, usage: ":all QUERY",
+                    help: "QUERY on every stanza, with file and stanza number", completion: .query) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            guard !arguments.text.isEmpty else { return try session.usage(":all QUERY") }
+            try session.evaluate(arguments.text, all: true)
+            return true
+        },
+        REPLCommand(name: ":quit", aliases: [":q", ":exit"], arguments: .none, usage: ":quit",
+                    help: "leave (Ctrl-D too)") { (_: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in false },
+    ]
+
+    /// The command called `name` (or one of its aliases).
+    static func command(named name: String) -> REPLCommand? {
+        commands.first { $0.name == name || $0.aliases.contains(name) }
+    }
+
+}
