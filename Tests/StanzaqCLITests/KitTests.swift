@@ -55,8 +55,9 @@ final class KitTests: XCTestCase {
         XCTAssertEqual(Completion.complete(":output ", stanza: nil).candidates, ["json", "text", "tsv"])
         let message = Element(name: "message", namespace: "jabber:client")
         XCTAssertEqual(Completion.complete(":all /me", stanza: message).candidates, ["message"])
+        XCTAssertEqual(Completion.complete(":direction ", stanza: nil).candidates, ["both", "in", "out"])
         XCTAssertEqual(REPLSession.commands.map(\.name), [":help", ":load", ":list", ":use", ":show", ":args", ":output",
-                                                          ":first", ":default-namespace", ":explain", ":all", ":quit"])
+                                                          ":first", ":default-namespace", ":direction", ":explain", ":all", ":quit"])
     }
 
     /// Completion by position: the children of what the path so far selects (in the

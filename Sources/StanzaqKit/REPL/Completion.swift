@@ -24,7 +24,10 @@ public struct Completion {
             }
             let rest = String(line[line.index(after: space)...])
             switch REPLSession.command(named: String(line[..<space]))?.completion ?? .nothing {
-            case .files: return files(rest)
+            case .files:
+                // After an option (`:load --log FILE`), the file name.
+                if rest.hasPrefix("-"), let space = rest.lastIndex(of: " ") { return files(String(rest[rest.index(after: space)...])) }
+                return files(rest)
             case .query: return query(rest, context)
             case .choices(let choices): return Completion(word: rest, candidates: choices.filter { $0.hasPrefix(rest) }.sorted())
             case .nothing: return Completion(word: rest, candidates: [])

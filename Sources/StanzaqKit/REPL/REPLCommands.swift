@@ -4,18 +4,33 @@ import StanzaQuery
 extension REPLSession {
     static let commands: [REPLCommand] = [
         REPLCommand(name: ":help", arguments: .none, usage: ":help", help: "this list") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
+            let width = commands.map(\.usage.count).max() ?? 0
             for command in commands {
-                try session.say(command.usage.padding(to: 26) + command.help)
+                try session.say(command.usage.padding(to: width + 1) + command.help)
             }
             try session.say("Any other line is a query on the current stanza; a line starting with '<' is XML to load.")
             return true
         },
-        REPLCommand(name: ":load", arguments: .words, usage: ":load FILE",
-                    help: "load the stanzas of FILE (the last becomes current)", completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
-            guard arguments.words.count == 1 else { return try session.usage(":load FILE") }
+        REPLCommand(name: ":load", arguments: .words, usage: ":load [--log[=FORMAT]|--xml] FILE",
+                    help: "load the stanzas of FILE: XML, a log or gzip (the last becomes current)",
+                    completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            let usage = ":load [--log[=FORMAT]|--xml] FILE"
+            guard arguments.words.count == 1 || arguments.words.count == 2,
+                  arguments.words.count == 2 || !["--xml", "--log"].contains(where: arguments.words[0].hasPrefix) else {
+                return try session.usage(usage)
+            }
+            var kind: InputKind?
+            if arguments.words.count == 2 {
+                do throws(Diagnostic) {
+                    kind = try inputKind(arguments.words[0], usage: usage)
+                } catch {
+                    try session.fail(error)
+                    return true
+                }
+            }
             let before = session.stanzas.count
-            if try session.load(path: arguments.path(0, environment: session.environment)),
-               let current = session.current {
+            if try session.load(path: arguments.path(arguments.words.count - 1, environment: session.environment), as: kind),
+               let current = session.current, session.stanzas.count > before {
                 try session.noteLoaded(session.stanzas.count - before, current: current)
             }
             return true
@@ -89,6 +104,20 @@ extension REPLSession {
             }
             return true
         },
+        REPLCommand(name: ":direction", arguments: .words, usage: ":direction [in|out|both]",
+                    help: "only the stanzas a log shows received or sent, in :all and :list (none: show it)",
+                    completion: .choices(["both", "in", "out"])) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            if arguments.words.isEmpty {
+                try session.say("direction: \(session.direction?.rawValue ?? "both")")
+                return true
+            }
+            guard arguments.words.count == 1, arguments.words[0] == "both" || LogDirection(rawValue: arguments.words[0]) != nil else {
+                return try session.usage(":direction [in|out|both]")
+            }
+            session.direction = LogDirection(rawValue: arguments.words[0])
+            try session.note("direction: \(arguments.words[0])")
+            return true
+        },
         REPLCommand(name: ":explain", arguments: .text, usage: ":explain QUERY", help: "how QUERY is read",
                     completion: .query) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
             guard !arguments.text.isEmpty else { return try session.usage(":explain QUERY") }
@@ -118,4 +147,20 @@ extension REPLSession {
         commands.first { $0.name == name || $0.aliases.contains(name) }
     }
 
+
+    /// The input kind an option of `:load` names (`--log`, `--log=FORMAT`, `--xml`),
+    /// as on the command line.
+    static func inputKind(_ option: String, usage: String) throws(Diagnostic) -> InputKind {
+        switch option {
+        case "--xml": return .xml
+        case "--log": return .log(nil)
+        case _ where option.hasPrefix("--log="):
+            let name = String(option.dropFirst("--log=".count))
+            guard let format = LogFormat(rawValue: name) else {
+                throw Diagnostic("unknown log format '\(name)' (one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            return .log(format)
+        default: throw Diagnostic("usage: \(usage)")
+        }
+    }
 }

@@ -7,13 +7,31 @@ extension REPLSession {
         if stanzas.isEmpty { try say("no stanzas loaded") }
         try forEachStanza { (index: Int, element: Element) throws(OutputError) -> Bool in
             if Interruption.isRequested { return false }
+            guard isShown(index) else { return true }
             let mark = index == current ? "*" : " "
             let details = ["id", "from", "type"].compactMap { key in
                 element.attribute(key).map { "\(key)=\($0)" }
             }.joined(separator: " ")
-            try say("\(mark) \(index + 1)\t<\(element.qualifiedName)>" + (details.isEmpty ? "" : "\t" + details))
+            let fields = stanzas[index].fields.map { ":" + Self.fieldsText($0) } ?? ""
+            try say("\(mark) \(index + 1)\(fields)\t<\(element.qualifiedName)>" + (details.isEmpty ? "" : "\t" + details))
             return true
         }
+    }
+
+    /// Whether `:all` and `:list` show stanza `index` (from 0): `:direction` keeps
+    /// the stanzas a log shows going that way, as `--direction` does.
+    func isShown(_ index: Int) -> Bool {
+        direction.map { stanzas[index].fields?.direction == $0 } ?? true
+    }
+
+    /// A log stanza's fields as `:all` prefixes them: `LINE:TIME:DIRECTION:SESSION`,
+    /// empty where the log does not tell.
+    static func fieldsText(_ source: StanzaSource) -> String {
+        LogFieldName.known.map { field in
+            var text: [UInt8] = []
+            field.value(in: source)?.writeText(into: &text, options: RenderOptions())
+            return String(decoding: text, as: UTF8.self).escapingControlCharacters
+        }.joined(separator: ":")
     }
 
     /// Evaluates a query on the current stanza, or with `all` on every stanza (with
@@ -28,7 +46,9 @@ extension REPLSession {
             try fail(Diagnostic("\(error)"))
             return
         }
-        let formatter = RecordFormatter(format: format, render: render, withFilename: prefixes, withStanzaNumber: prefixes)
+        var formatter = RecordFormatter(format: format, render: render, withFilename: prefixes, withStanzaNumber: prefixes)
+        // Once a log is loaded, `:all` prints every stanza's log fields, as `--fields` does.
+        if prefixes && hasLogFields { formatter.fields = LogFieldName.known }
         var any = false
         var interrupted = false
         let each = { [self] (index: Int?, element: Element) throws(OutputError) -> Bool in
@@ -38,7 +58,9 @@ extension REPLSession {
                 interrupted = true
                 return false
             }
+            if let index, !isShown(index) { return true }
             let source = index.map { stanzas[$0].source } ?? "", number = index.map { $0 + 1 } ?? 0
+            let fields = index.flatMap { stanzas[$0].fields }
             let results: [QueryValue]
             do {
                 results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
@@ -51,9 +73,9 @@ extension REPLSession {
                 any = true
                 try output.writeRecord {
                     if format == .tsv {
-                        formatter.writeRow(file: source, stanza: number, values: [value], into: &$0)
+                        formatter.writeRow(file: source, stanza: number, source: fields, values: [value], into: &$0)
                     } else {
-                        formatter.writeRecord(file: source, stanza: number, value: value, into: &$0)
+                        formatter.writeRecord(file: source, stanza: number, source: fields, value: value, into: &$0)
                     }
                 }
             }

@@ -7,14 +7,21 @@ public final class REPLSession {
     /// A loaded stanza: kept (pasted, or read from a stream that cannot be read
     /// again), or where it is in a file read lazily.
     enum LoadedStanza {
-        case element(Element, source: String)
+        /// `fields`: what the log it was read from says of it (line, time, direction…).
+        case element(Element, source: String, fields: StanzaSource? = nil)
         case place(StanzaFile, Int)
 
         var source: String {
             switch self {
-            case .element(_, let source): return source
+            case .element(_, let source, _): return source
             case .place(let file, _): return file.path
             }
+        }
+
+        /// The stanza's log fields; `nil` for XML.
+        var fields: StanzaSource? {
+            if case .element(_, _, let fields) = self { return fields }
+            return nil
         }
     }
 
@@ -31,6 +38,12 @@ public final class REPLSession {
     public var render = RenderOptions()
     public var firstOnly = false
     public var defaultNamespace: String?
+    /// How files are read (`--xml`, `--log[=FORMAT]`); `nil`: recognised, as the command line does.
+    public var input: InputKind?
+    /// Only the stanzas a log shows going this way, for `:all` and `:list` (`:direction`, `--direction`).
+    public var direction: LogDirection?
+    /// Whether a stanza read from a log was loaded: `:all` then prints the log fields.
+    var hasLogFields = false
     /// How queries are compiled (--case-sensitive, --monal).
     public var options = QueryOptions()
     /// Where relative paths are opened.
@@ -80,7 +93,7 @@ public final class REPLSession {
     /// Stanza `index` (from 0): nil after reporting why it could not be read again.
     func stanza(_ index: Int) throws(OutputError) -> Element? {
         switch stanzas[index] {
-        case .element(let element, _):
+        case .element(let element, _, _):
             return element
         case .place(let file, let position):
             if index == current, let cached { return cached }
@@ -102,7 +115,7 @@ public final class REPLSession {
         var index = first
         while index < stanzas.count {
             switch stanzas[index] {
-            case .element(let element, _):
+            case .element(let element, _, _):
                 if try !body(index, element) { return }
                 index += 1
             case .place(let file, let position):

@@ -7,7 +7,8 @@ import StanzaqKit
 /// completion; Ctrl-D exits 0. Otherwise lines are read plainly, one command
 /// or query each, and the status is 2 if any failed.
 func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
-             render: RenderOptions, options: QueryOptions, in environment: CommandEnvironment) -> Int32 {
+             render: RenderOptions, options: QueryOptions, input: InputKind?, direction: LogDirection?,
+             in environment: CommandEnvironment) -> Int32 {
     let session = REPLSession(output: environment.output, diagnostics: environment.diagnostics,
                               isTerminal: environment.stdoutIsTerminal, defaultNamespace: defaultNamespace)
     session.options = options
@@ -16,6 +17,8 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
     session.firstOnly = firstOnly
     session.format = format
     session.render = render
+    session.input = input
+    session.direction = direction
     do {
         for file in files { try session.load(path: file) }
         guard environment.stdinIsTerminal else {

@@ -1,0 +1,122 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// The REPL reads logs as the command line does (stanzaq(1), REPL): recognised or
+/// named (`-i --log[=FORMAT]`, `:load --log`), gzip undone, each stanza keeping
+/// its fields, which `:all` and `:list` show and `:direction` filters by.
+final class REPLLogTests: XCTestCase {
+    private let realLog = "Tests/Fixtures/real-logs/logs/prosody.log"
+
+    private func repl(_ arguments: [String], _ lines: String, in directory: URL = PackagePaths.root) throws -> RunResult {
+        try Runner.stanzaq(["-i"] + arguments, stdin: .text(lines), in: directory)
+    }
+
+    /// Issue 31: `stanzaq -i prosody.log` said the input is not XML and loaded nothing.
+    func testRealProsodyLogIsLoadedWithItsFields() throws {
+        let result = try repl([realLog], """
+            :use 51
+            /@id
+            :direction in
+            :all /message<id~^alice-(muc-msg|multiline)$>@id
+            :direction
+            :direction both
+            :all /message<id~^alice-(muc-msg|multiline)$>@id
+
+            """)
+        XCTAssertEqual(result.output, """
+            alice-multiline
+            \(realLog):47:171:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-muc-msg
+            \(realLog):51:188:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-multiline
+            direction: in
+            \(realLog):47:171:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-muc-msg
+            \(realLog):48:176:Nov 25 19:05:14:out:c2s55c6b4d72ef0:alice-muc-msg
+            \(realLog):51:188:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-multiline
+            \(realLog):52:202:Nov 25 19:05:14:out:c2s55c6b4f36510:alice-multiline
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    /// The REPL reads through the command line's searcher: `:all` on every stanza
+    /// of a real log is what `-H -n --fields` prints, and `:direction` what `--direction` keeps.
+    func testAllIsWhatTheCommandLinePrintsWithFields() throws {
+        for direction in ["both", "in", "out"] {
+            let fromREPL = try repl([realLog], ":direction \(direction)\n:all /$\n")
+            let fromSearch = try Runner.stanzaq(["-H", "-n", "--fields", "line,time,direction,session"]
+                                                + (direction == "both" ? [] : ["--direction", direction]) + ["/$", realLog],
+                                                in: PackagePaths.root)
+            XCTAssertEqual(fromREPL.output, fromSearch.output, direction)
+            XCTAssertEqual(fromREPL.output.split(separator: "\n").count, ["both": 196, "in": 86, "out": 110][direction], direction)
+            XCTAssertEqual(fromREPL.stderr, "")
+            XCTAssertEqual(fromREPL.status, 0)
+        }
+    }
+
+    func testListShowsTheFieldsAfterTheNumber() throws {
+        let result = try repl(["logs/prosody.log"], ":list\n", in: Runner.examples)
+        XCTAssertEqual(result.output, """
+              1:6:Nov 23 09:30:12:out:c2s55e8a7f1c3a0\t<stream:features>
+              2:7:Nov 23 09:30:13:in:c2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=set
+              3:10:Nov 23 09:30:13:out:c2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=result
+              4:11:Nov 23 09:30:14:in:c2s55e8a7f1c3a0\t<message>\tid=msg1 type=chat
+              5:15:Nov 23 09:30:14:out:c2s7f3b2c0d9e11\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
+            * 6:17:Nov 23 09:30:15:in:c2s55e8a7f1c3a0\t<presence>\tid=p1
+
+            """)
+        XCTAssertEqual(result.status, 0)
+    }
+
+    /// `-i --log`, `-i --log=FORMAT`, `-i --xml` and `-i --direction` are the REPL's
+    /// options too; `:load` takes `--log[=FORMAT]` and `--xml` before the file.
+    func testLogOptionsOnTheCommandLineAndInLoad() throws {
+        let named = try repl(["--log=prosody", "--direction", "out", "logs/prosody.log"], ":all /@id\n", in: Runner.examples)
+        XCTAssertEqual(named.output, """
+            logs/prosody.log:3:10:Nov 23 09:30:13:out:c2s55e8a7f1c3a0:bind_1
+            logs/prosody.log:5:15:Nov 23 09:30:14:out:c2s7f3b2c0d9e11:msg1
+
+            """)
+        XCTAssertEqual(named.stderr, "")
+        XCTAssertEqual(named.status, 0)
+        let xml = try repl(["--xml", "logs/prosody.log"], ":load --log logs/prosody.log\n/@id\n", in: Runner.examples)
+        XCTAssertEqual(xml.output, "p1\n")
+        XCTAssertEqual(xml.stderr, """
+            logs/prosody.log:1:1: the input is not XML: it starts with text, as a log does ('Nov 23 09:30:12 c2s55e8a7f1c3a0?info?Cli…')
+
+            """)
+        XCTAssertEqual(xml.status, 2)
+        let wrong = try repl([], ":load --log=bogus x.log\n:load --xml\n:direction sideways\n:list\n", in: Runner.examples)
+        XCTAssertEqual(wrong.output, "no stanzas loaded\n")
+        XCTAssertEqual(wrong.stderr, """
+            stanzaq: error: unknown log format 'bogus' (one of: prosody, ejabberd, smack, slixmpp, libstrophe, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)
+            stanzaq: error: usage: :load [--log[=FORMAT]|--xml] FILE
+            stanzaq: error: usage: :direction [in|out|both]
+
+            """)
+        XCTAssertEqual(wrong.status, 2)
+    }
+
+    /// A compressed log is a log, in the REPL as on the command line.
+    func testGzipLogIsLoaded() throws {
+        let scratch = try ScratchDirectory()
+        let gzip = try Runner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -c \(Runner.examples.path)/logs/prosody.log > p.log.gz"],
+                                  in: scratch.url, environment: Runner.environment())
+        XCTAssertEqual(gzip.status, 0)
+        let result = try repl(["p.log.gz"], ":direction in\n:all /message@id\n", in: scratch.url)
+        XCTAssertEqual(result.output, "p.log.gz:4:11:Nov 23 09:30:14:in:c2s55e8a7f1c3a0:msg1\n")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
+    /// `:help` names the options of `:load` and the `:direction` command.
+    func testHelpNamesLoadOptionsAndDirection() throws {
+        let result = try repl([], ":help\n")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix(":load") || $0.hasPrefix(":direction") }, [
+            ":load [--log[=FORMAT]|--xml] FILE load the stanzas of FILE: XML, a log or gzip (the last becomes current)",
+            ":direction [in|out|both]          only the stanzas a log shows received or sent, in :all and :list (none: show it)",
+        ])
+        XCTAssertEqual(result.status, 0)
+    }
+}
