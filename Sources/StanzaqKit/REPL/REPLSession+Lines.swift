@@ -62,6 +62,26 @@ extension REPLSession {
         }
     }
 
+    /// The end of a paste (stanzaq(1), REPL): XML it left open ends with it, so
+    /// that a pasted block and the next line typed are two inputs. A stream left
+    /// open between stanzas ends as an empty line ends it; XML cut inside a stanza
+    /// is an error, as at the end of the input, and the stanzas before it load.
+    public func endPaste() throws(OutputError) {
+        guard let reader = pasteReader else { return }
+        pasteReader = nil
+        let source = "(paste \(pasteCount))"
+        if !reader.isBetweenStanzas {
+            do {
+                try reader.finish()
+            } catch {
+                try fail(.reading(source, error))
+            }
+        }
+        add(pasted, source: source)
+        if !pasted.isEmpty, let current { try noteLoaded(pasted.count, current: current) }
+        try output.flush()
+    }
+
     /// Abandons a paste in progress (Ctrl-C).
     public func cancelPaste() {
         pasteReader = nil

@@ -12,7 +12,8 @@ import StanzaqKit
 /// small inline wrappers of the CLibEdit module.
 final class LineEditor {
     enum Input {
-        case line(String)
+        /// `endsPaste`: the line is the last of a paste (``readLine()``).
+        case line(String, endsPaste: Bool)
         /// Ctrl-C: the line was abandoned.
         case interrupted
         /// Ctrl-D on an empty line, or the end of input.
@@ -30,6 +31,11 @@ final class LineEditor {
     private var pastedLines: [String] = []
     /// Whether the terminal is asked to mark pastes (bracketed paste: `ESC [200~` … `ESC [201~`).
     private let bracketsPastes: Bool
+    /// Whether the line being read was ended by a bracketed paste.
+    private var lineEndedByPaste = false
+    /// Whether the last line returned was followed by more input already waiting:
+    /// a paste on a terminal without bracketed paste, still arriving.
+    private var inBurst = false
 
     init(historyPath: String?, historySize: Int32 = 1000, terminal: String?) {
         bracketsPastes = !(terminal ?? "dumb").isEmpty && terminal != "dumb"
@@ -79,7 +85,10 @@ final class LineEditor {
     ///
     /// After a paste of several lines, the lines after the first are returned by the
     /// next calls, each shown behind its prompt as if it had been typed (a Ctrl-C
-    /// meanwhile drops them).
+    /// meanwhile drops them). The last line of a paste says so (`endsPaste`), so that
+    /// the next line typed is never taken as more of it: a bracketed paste's last
+    /// line, or, without bracketed paste, the line after which no more input waits
+    /// when the lines before it came with more waiting (faster than anyone types).
     func readLine() -> Input {
         if !pastedLines.isEmpty {
             if Interruption.isRequested {
@@ -89,7 +98,7 @@ final class LineEditor {
             }
             let line = pastedLines.removeFirst()
             printToTerminal(prompt + line + "\n")
-            return .line(line)
+            return .line(line, endsPaste: pastedLines.isEmpty)
         }
         Interruption.reset()
         if bracketsPastes { printToTerminal("\u{1B}[?2004h") }
@@ -106,7 +115,15 @@ final class LineEditor {
         }
         var line = FileNames.decode(UnsafeRawBufferPointer(start: text, count: strlen(text)))   // a :load name may not be UTF-8
         if line.hasSuffix("\n") { line.removeLast() }
-        return .line(line)
+        if lineEndedByPaste {
+            lineEndedByPaste = false
+            inBurst = false
+            return .line(line, endsPaste: pastedLines.isEmpty)
+        }
+        // Within a burst, a moment's gap is still the same paste (it may arrive in pieces).
+        let waiting = inputIsWaiting(milliseconds: inBurst ? 20 : 0)
+        defer { inBurst = waiting }
+        return .line(line, endsPaste: inBurst && !waiting)
     }
 
     /// libedit's character reader: one character from the terminal (UTF-8), or -1 with
@@ -149,9 +166,12 @@ final class LineEditor {
 
     /// The rest of the input, when it is already waiting: a Tab in it was pasted (a
     /// terminal without bracketed paste delivers a paste faster than anyone types).
-    private var inputIsWaiting: Bool {
+    private var inputIsWaiting: Bool { inputIsWaiting(milliseconds: 0) }
+
+    /// Whether input is waiting, or arrives within `milliseconds`.
+    private func inputIsWaiting(milliseconds: Int32) -> Bool {
         var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, 0) > 0 && poller.revents & Int16(POLLIN) != 0
+        return poll(&poller, 1, milliseconds) > 0 && poller.revents & Int16(POLLIN) != 0
     }
 
     /// `ESC [200~` was read: reads the pasted text up to `ESC [201~` and inserts it
@@ -202,6 +222,7 @@ final class LineEditor {
             shown = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.lastchar - info.buffer), as: UTF8.self)
         }
         printToTerminal("\r" + prompt + shown + "\u{1B}[K\n")
+        lineEndedByPaste = true
         return UInt8(CC_NEWLINE)
     }
 

@@ -48,7 +48,7 @@ private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
     while true {
         editor.continuation = session.isContinuingXML
         switch editor.readLine() {
-        case .line(let text):
+        case .line(let text, let endsPaste):
             // A multi-line history entry comes back as one text.
             for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
                 if session.isContinuingXML || line.first == "<" {
@@ -61,6 +61,12 @@ private func runOnTerminal(_ session: REPLSession) throws(OutputError) {
                     rememberXML(xml, in: editor)
                     xml = []
                 }
+            }
+            // XML a paste left open ends with it: the next line typed is an input of its own.
+            if endsPaste && session.isContinuingXML {
+                try session.endPaste()
+                rememberXML(xml, in: editor)
+                xml = []
             }
         case .interrupted:
             session.cancelPaste()
