@@ -26,13 +26,13 @@ final class REPLLogTests: XCTestCase {
             """)
         XCTAssertEqual(result.output, """
             alice-multiline
-            \(realLog):47:171:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-muc-msg
-            \(realLog):51:188:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-multiline
+            \(realLog):47:171:Nov 25 19:05:14\tin\tc2s55c6b4d72ef0\talice-muc-msg
+            \(realLog):51:188:Nov 25 19:05:14\tin\tc2s55c6b4d72ef0\talice-multiline
             direction: in
-            \(realLog):47:171:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-muc-msg
-            \(realLog):48:176:Nov 25 19:05:14:out:c2s55c6b4d72ef0:alice-muc-msg
-            \(realLog):51:188:Nov 25 19:05:14:in:c2s55c6b4d72ef0:alice-multiline
-            \(realLog):52:202:Nov 25 19:05:14:out:c2s55c6b4f36510:alice-multiline
+            \(realLog):47:171:Nov 25 19:05:14\tin\tc2s55c6b4d72ef0\talice-muc-msg
+            \(realLog):48:176:Nov 25 19:05:14\tout\tc2s55c6b4d72ef0\talice-muc-msg
+            \(realLog):51:188:Nov 25 19:05:14\tin\tc2s55c6b4d72ef0\talice-multiline
+            \(realLog):52:202:Nov 25 19:05:14\tout\tc2s55c6b4f36510\talice-multiline
 
             """)
         XCTAssertEqual(result.stderr, "")
@@ -57,12 +57,12 @@ final class REPLLogTests: XCTestCase {
     func testListShowsTheFieldsAfterTheNumber() throws {
         let result = try repl(["logs/prosody.log"], ":list\n", in: Runner.examples)
         XCTAssertEqual(result.output, """
-              1:6:Nov 23 09:30:12:out:c2s55e8a7f1c3a0\t<stream:features>
-              2:7:Nov 23 09:30:13:in:c2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=set
-              3:10:Nov 23 09:30:13:out:c2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=result
-              4:11:Nov 23 09:30:14:in:c2s55e8a7f1c3a0\t<message>\tid=msg1 type=chat
-              5:15:Nov 23 09:30:14:out:c2s7f3b2c0d9e11\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
-            * 6:17:Nov 23 09:30:15:in:c2s55e8a7f1c3a0\t<presence>\tid=p1
+              1:6:Nov 23 09:30:12\tout\tc2s55e8a7f1c3a0\t<stream:features>
+              2:7:Nov 23 09:30:13\tin\tc2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=set
+              3:10:Nov 23 09:30:13\tout\tc2s55e8a7f1c3a0\t<iq>\tid=bind_1 type=result
+              4:11:Nov 23 09:30:14\tin\tc2s55e8a7f1c3a0\t<message>\tid=msg1 type=chat
+              5:15:Nov 23 09:30:14\tout\tc2s7f3b2c0d9e11\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
+            * 6:17:Nov 23 09:30:15\tin\tc2s55e8a7f1c3a0\t<presence>\tid=p1
 
             """)
         XCTAssertEqual(result.status, 0)
@@ -73,8 +73,8 @@ final class REPLLogTests: XCTestCase {
     func testLogOptionsOnTheCommandLineAndInLoad() throws {
         let named = try repl(["--log=prosody", "--direction", "out", "logs/prosody.log"], ":all /@id\n", in: Runner.examples)
         XCTAssertEqual(named.output, """
-            logs/prosody.log:3:10:Nov 23 09:30:13:out:c2s55e8a7f1c3a0:bind_1
-            logs/prosody.log:5:15:Nov 23 09:30:14:out:c2s7f3b2c0d9e11:msg1
+            logs/prosody.log:3:10:Nov 23 09:30:13\tout\tc2s55e8a7f1c3a0\tbind_1
+            logs/prosody.log:5:15:Nov 23 09:30:14\tout\tc2s7f3b2c0d9e11\tmsg1
 
             """)
         XCTAssertEqual(named.stderr, "")
@@ -104,7 +104,7 @@ final class REPLLogTests: XCTestCase {
                                   in: scratch.url, environment: Runner.environment())
         XCTAssertEqual(gzip.status, 0)
         let result = try repl(["p.log.gz"], ":direction in\n:all /message@id\n", in: scratch.url)
-        XCTAssertEqual(result.output, "p.log.gz:4:11:Nov 23 09:30:14:in:c2s55e8a7f1c3a0:msg1\n")
+        XCTAssertEqual(result.output, "p.log.gz:4:11:Nov 23 09:30:14\tin\tc2s55e8a7f1c3a0\tmsg1\n")
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.status, 0)
     }

@@ -26,12 +26,15 @@ extension REPLSession {
 
     /// A log stanza's fields as `:all` prefixes them: `LINE:TIME:DIRECTION:SESSION`,
     /// empty where the log does not tell.
+    /// The fields as records lay them out (stanzaq(1), "Prefixes"): the line and a
+    /// colon, then the time, direction and session, tab-separated.
     static func fieldsText(_ source: StanzaSource) -> String {
-        LogFieldName.known.map { field in
+        let texts = LogFieldName.known.map { field in
             var text: [UInt8] = []
             field.value(in: source)?.writeText(into: &text, options: RenderOptions())
             return String(decoding: text, as: UTF8.self).escapingControlCharacters
-        }.joined(separator: ":")
+        }
+        return texts[0] + ":" + texts.dropFirst().joined(separator: "\t")
     }
 
     /// Evaluates a query on the current stanza, or with `all` on every stanza (with
