@@ -15,7 +15,7 @@ final class LogReaderTests: XCTestCase {
     func rows(_ text: String, format: LogFormat? = nil, detected: LogFormat? = nil,
               file: StaticString = #filePath, line: UInt = #line) -> [String] {
         var rows: [String] = []
-        var damage: [LogDamage] = []
+        var damage: [InputDamage] = []
         let reader = LogReader(format: format, handler: { stanza, source in
             rows.append(Self.row(stanza, source))
             return true

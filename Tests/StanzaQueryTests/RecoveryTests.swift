@@ -5,9 +5,9 @@ import StanzaqTestSupport
 
 /// StanzaReader with `.skipDamage`: what is skipped, what is read, and the damage values.
 final class RecoveryTests: XCTestCase {
-    private func read(_ bytes: [UInt8], chunk: Int = 1 << 16) throws -> (stanzas: [String], damages: [StanzaDamage]) {
+    private func read(_ bytes: [UInt8], chunk: Int = 1 << 16) throws -> (stanzas: [String], damages: [InputDamage]) {
         var stanzas: [String] = []
-        var damages: [StanzaDamage] = []
+        var damages: [InputDamage] = []
         let reader = StanzaReader(recovery: .skipDamage) { stanzas.append($0.xmlString()); return true }
         reader.damageHandler = { damages.append($0); return true }
         var start = 0
@@ -24,7 +24,7 @@ final class RecoveryTests: XCTestCase {
     func testDamageSaysWhatWasSkipped() throws {
         let result = try read(Array("<a/>\n<b>x & y</b>\n<c/>".utf8))
         XCTAssertEqual(result.stanzas, ["<a/>", "<c/>"])
-        XCTAssertEqual(result.damages, [StanzaDamage(
+        XCTAssertEqual(result.damages, [InputDamage(
             line: 2, column: 7, message: "xmlParseEntityRef: no name",
             skippedFrom: InputPosition(offset: 5, line: 2, column: 1),
             resumedAt: InputPosition(offset: 17, line: 2, column: 13))])

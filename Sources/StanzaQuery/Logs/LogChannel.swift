@@ -54,11 +54,11 @@ final class LogChannel {
     @exclusivity(unchecked) var lastUse = 0
 
     let deliver: (Element, StanzaSource) -> Bool
-    let report: (LogDamage) -> Void
+    let report: (InputDamage) -> Void
     @exclusivity(unchecked) private(set) var isStopped = false
 
     init(namespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
-         deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (LogDamage) -> Void) {
+         deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (InputDamage) -> Void) {
         self.namespace = namespace
         self.firstNamespace = namespace
         self.defaultNamespace = defaultNamespace
@@ -142,7 +142,7 @@ final class LogChannel {
     /// complete stanzas that follow the damage in the same record, or in later
     /// records, are read.
     static func makeReader(header: [UInt8], defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
-                           stanza: @escaping (Element) -> Bool, damage: @escaping (StanzaDamage) -> Bool) -> StanzaReader {
+                           stanza: @escaping (Element) -> Bool, damage: @escaping (InputDamage) -> Bool) -> StanzaReader {
         let reader = StanzaReader(defaultNamespace: defaultNamespace, recovery: .skipDamage, handler: stanza)
         reader.damageHandler = damage
         reader.depthLimit = depthLimit
@@ -163,11 +163,11 @@ final class LogChannel {
 
     /// Damage the reader skipped: told in the log's lines and columns. The stanzas
     /// read after it start where reading resumed.
-    private func readerDamaged(_ damage: StanzaDamage) {
+    private func readerDamaged(_ damage: InputDamage) {
         let place = logPosition(line: damage.line, column: damage.column)
         var message = mappingPositions(in: mapLineNumbers(in: damage.message), logPosition)
         if endingRecord { message = message.replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ") }
-        report(LogDamage(line: place.line, column: place.column, message: message))
+        report(InputDamage(line: place.line, column: place.column, message: message))
         if let resumed = damage.resumedAt {
             var source = current
             source.line = logPosition(line: resumed.line, column: resumed.column).line
@@ -284,7 +284,7 @@ final class LogChannel {
 
     private func cutOff(_ message: String) {
         let where_ = openStart.map { ($0.line, openColumn) } ?? (current.line, currentColumn)
-        report(LogDamage(line: where_.0, column: where_.1, message: message))
+        report(InputDamage(line: where_.0, column: where_.1, message: message))
         restart()
     }
 
@@ -297,12 +297,12 @@ final class LogChannel {
             try reader.feed(UnsafeRawBufferPointer(bytes))
         } catch StanzaReaderError.malformed(let line, let column, let message) {
             let place = logPosition(line: line, column: column)
-            report(LogDamage(line: place.line, column: place.column,
+            report(InputDamage(line: place.line, column: place.column,
                              message: mappingPositions(in: mapLineNumbers(in: message), logPosition)))
             restart()
             return false
         } catch {
-            report(LogDamage(line: current.line, column: currentColumn, message: "\(error)"))
+            report(InputDamage(line: current.line, column: currentColumn, message: "\(error)"))
             restart()
             return false
         }

@@ -49,7 +49,7 @@ public final class LogReader {
 
     let defaultNamespace: String?
     let handler: Handler
-    let damage: (LogDamage) -> Void
+    let damage: (InputDamage) -> Void
     @exclusivity(unchecked) var parser: (any LogLineParser)?
 
     @exclusivity(unchecked) var pendingLine: [UInt8] = []
@@ -168,7 +168,7 @@ public final class LogReader {
     ///   - handler: called with each stanza, in log order.
     ///   - damage: called with each piece of damaged XML found (the stanza is skipped).
     public init(format: LogFormat? = nil, defaultNamespace: String? = nil,
-                handler: @escaping Handler, damage: @escaping (LogDamage) -> Void) {
+                handler: @escaping Handler, damage: @escaping (InputDamage) -> Void) {
         self.format = format
         learnsRecordPrefix = format?.learnsRecordPrefix ?? false
         self.defaultNamespace = defaultNamespace
@@ -211,7 +211,7 @@ public final class LogReader {
     func hold(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !skippingLongLine else { return }
         guard pendingLine.count + bytes.count <= Self.maximumLineLength else {
-            damaged(LogDamage(line: lineNumber + 1, column: 1,
+            damaged(InputDamage(line: lineNumber + 1, column: 1,
                               message: "a line longer than \(Self.maximumLineLength) bytes (stanzaq's limit): skipped"))
             pendingLine = []
             skippingLongLine = true
@@ -284,9 +284,9 @@ public final class LogReader {
 
     /// Reads a whole log held in memory: its stanzas with their sources, and the damage found.
     public static func stanzas(in text: String, format: LogFormat? = nil, defaultNamespace: String? = nil)
-        -> (stanzas: [(element: Element, source: StanzaSource)], damage: [LogDamage]) {
+        -> (stanzas: [(element: Element, source: StanzaSource)], damage: [InputDamage]) {
         var stanzas: [(element: Element, source: StanzaSource)] = []
-        var damage: [LogDamage] = []
+        var damage: [InputDamage] = []
         let reader = LogReader(format: format, defaultNamespace: defaultNamespace,
                                handler: { stanzas.append(($0, $1)); return true }, damage: { damage.append($0) })
         reader.feed(Array(text.utf8))
@@ -461,7 +461,7 @@ public final class LogReader {
         do {
             try reader.feed([0x0A] + tag + Array("/>".utf8))
         } catch StanzaReaderError.malformed(_, _, let message) {
-            damaged(LogDamage(line: source.line, column: column, message: message))
+            damaged(InputDamage(line: source.line, column: column, message: message))
             tagReaders[key] = nil
             return nil
         } catch {
@@ -469,7 +469,7 @@ public final class LogReader {
             return nil
         }
         if parsedTag == nil {
-            damaged(LogDamage(line: source.line, column: column, message: "a start tag that is not one"))
+            damaged(InputDamage(line: source.line, column: column, message: "a start tag that is not one"))
             tagReaders[key] = nil
         }
         return parsedTag

@@ -114,18 +114,3 @@ public struct LogField: Equatable, Sendable {
     }
 }
 
-/// Damaged XML found inside a log: reported, and the stanza skipped.
-public struct LogDamage: Equatable, Sendable, CustomStringConvertible {
-    /// The 1-based line and column of the log where the damage was seen.
-    public var line: Int
-    public var column: Int
-    public var message: String
-
-    public init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-
-    public var description: String { "\(line):\(column): \(message)" }
-}

@@ -92,7 +92,7 @@ extension StanzaReader {
         retained.withUnsafeBufferPointer { all in
             while skipStart < inputLength && isXMLSpace(all[skipStart - retainedBase]) { skipStart += 1 }
         }
-        let report = StanzaDamage(line: damage.line, column: damage.column, message: damage.message,
+        let report = InputDamage(line: damage.line, column: damage.column, message: damage.message,
                                   skippedFrom: position(of: skipStart), resumedAt: nil)
         if !recovers {
             failure = report.error
@@ -152,7 +152,7 @@ extension StanzaReader {
     }
 
     /// Hands damage out (``Recovery/skipDamage``) or fails with it (``Recovery/stop``).
-    func report(_ damage: StanzaDamage) {
+    func report(_ damage: InputDamage) {
         if recovers {
             outbox.append(.damage(damage))
         } else if failure == nil {

@@ -159,7 +159,7 @@ extension StanzaReader {
         } else {
             message = "text outside any stanza: '\(quotedText(at: offset))'"
         }
-        let damage = StanzaDamage(line: place.line, column: place.column, message: message,
+        let damage = InputDamage(line: place.line, column: place.column, message: message,
                                   skippedFrom: place, resumedAt: nil)
         if !recovers {
             failure = damage.error
@@ -277,7 +277,7 @@ extension StanzaReader {
         if failure == nil && !isStopped {
             leaveStartPhase()
             if let place = leadingText, !sawDocument && stanzaCount == 0 && outbox.isEmpty {
-                report(StanzaDamage(line: place.line, column: place.column, message: leadingTextMessage,
+                report(InputDamage(line: place.line, column: place.column, message: leadingTextMessage,
                                     skippedFrom: place, resumedAt: nil))
             }
         }

@@ -46,7 +46,7 @@ extension StanzaReader {
 
     private func gzipDamage(_ message: String) {
         let end = position(of: inputLength)
-        report(StanzaDamage(line: end.line, column: end.column, message: message, skippedFrom: end, resumedAt: nil))
+        report(InputDamage(line: end.line, column: end.column, message: message, skippedFrom: end, resumedAt: nil))
     }
 
     /// Looks at the first bytes once: skips a UTF-8 byte order mark, and refuses
@@ -83,7 +83,7 @@ extension StanzaReader {
     /// The whole input is not XML: one damage, and nothing more is read.
     private func refuseInput(_ message: String) {
         let start = InputPosition(offset: 0, line: 1, column: 1)
-        report(StanzaDamage(line: 1, column: 1, message: message, skippedFrom: start, resumedAt: nil))
+        report(InputDamage(line: 1, column: 1, message: message, skippedFrom: start, resumedAt: nil))
         ignoringRest = true
         cursor = inputLength
     }

@@ -28,14 +28,14 @@ import Darwin
 ///
 /// With ``Recovery/skipDamage``, damaged input (a malformed or cut-off stanza,
 /// text between stanzas) costs only the damaged stanza: it is handed to
-/// ``damageHandler`` as a ``StanzaDamage`` and reading resumes at the next
+/// ``damageHandler`` as a ``InputDamage`` and reading resumes at the next
 /// place a stanza can start (see `Resynchronizer` for how that place is found).
 public final class StanzaReader {
     /// Receives each stanza; return `false` to stop reading. It may throw:
     /// ``feed(_:)-(UnsafeRawBufferPointer)`` and ``finish()`` rethrow, and the reader stops.
     public typealias Handler = (Element) throws -> Bool
     /// Receives each damage skipped with ``Recovery/skipDamage``; return `false` to stop reading.
-    public typealias DamageHandler = (StanzaDamage) throws -> Bool
+    public typealias DamageHandler = (InputDamage) throws -> Bool
 
     /// What the reader does with damaged input.
     public enum Recovery: Sendable {
@@ -100,7 +100,7 @@ public final class StanzaReader {
     enum Event {
         /// A stanza, with the line where it starts.
         case stanza(Element, line: Int)
-        case damage(StanzaDamage)
+        case damage(InputDamage)
     }
     @exclusivity(unchecked) var outbox: [Event] = []
     /// Where each stanza of the outbox was in the input, in order (see ``StanzaByteRange``).
@@ -181,7 +181,7 @@ public final class StanzaReader {
     /// Skipping damaged input: where it will resume is not known yet.
     var resynchronizer: Resynchronizer?
     /// The damage being skipped (`nil`: skipping silently).
-    var skippedDamage: StanzaDamage?
+    var skippedDamage: InputDamage?
     var skippedDamageOffset = 0
 
     // MARK: Input that starts anywhere (see StanzaReader+Encoding.swift)

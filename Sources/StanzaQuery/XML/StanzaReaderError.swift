@@ -38,32 +38,3 @@ public struct InputPosition: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(line):\(column)" }
 }
 
-/// Damaged input that a reader with ``StanzaReader/Recovery/skipDamage`` skipped:
-/// a malformed or cut-off stanza, text or an end tag outside any stanza, or an
-/// input that is not XML at all.
-public struct StanzaDamage: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Where the damage was seen; for an element that is never closed, where
-    /// it was opened. 1-based, counted from the start of the input.
-    public var line: Int
-    public var column: Int
-    /// One line that says what is wrong (long values are shortened).
-    public var message: String
-    /// The first byte skipped: the start of the damaged stanza, or of the stray text.
-    public var skippedFrom: InputPosition
-    /// Where reading resumed; `nil` when the rest of the input was skipped.
-    public var resumedAt: InputPosition?
-
-    public init(line: Int, column: Int, message: String, skippedFrom: InputPosition, resumedAt: InputPosition?) {
-        self.line = line
-        self.column = column
-        self.message = message
-        self.skippedFrom = skippedFrom
-        self.resumedAt = resumedAt
-    }
-
-    /// `LINE:COLUMN: message`, as a reader without recovery throws it.
-    public var description: String { "\(line):\(column): \(message)" }
-
-    /// The same damage as the error a reader without recovery throws.
-    public var error: StanzaReaderError { .malformed(line: line, column: column, message: message) }
-}

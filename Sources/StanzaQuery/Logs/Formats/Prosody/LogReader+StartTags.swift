@@ -97,7 +97,7 @@ extension LogReader {
     }
 
     /// Reports damage.
-    func damaged(_ found: LogDamage) {
+    func damaged(_ found: InputDamage) {
         if startsMidLog { dependsOnEarlierLines = true }
         damage(found)
     }

@@ -1,0 +1,183 @@
+import StanzaQuery
+
+/// One input, or one part of one (a parallel search), searched: its bytes read
+/// (gzip undone first), recognised as XML or a log and fed to the
+/// ``StanzaStream`` that reads it, and each stanza handed to the searcher's
+/// ``StanzaEvaluator`` and the sink. The path of a stanza through the code:
+/// ``InputOpener`` → ``InputChunks`` → ``DecompressedInput`` → ``InputKind`` →
+/// ``StanzaReader`` or ``LogReader`` → ``take(_:_:)`` → ``StanzaEvaluator`` → sink.
+///
+/// Generic over the sink, so that release builds call it directly for every stanza.
+final class InputSearch<Sink: SearchSink> {
+    unowned(unsafe) let searcher: Searcher
+    let sink: Sink
+    let input: InputPart
+    let options: SearchOptions
+    let evaluator: StanzaEvaluator
+    /// `--direction`, asked of every stanza.
+    let direction: LogDirection?
+    var name: String { input.name }
+    var part: PartOfInput? { input.part }
+
+    // The state read and changed for every stanza is not checked for exclusive access.
+    /// How many stanzas counted, and the number of the last one read.
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) var number: Int
+    /// The output failed: reading stops, and the error is thrown at the end.
+    @exclusivity(unchecked) var outputError: OutputError?
+    /// After this many stanzas that count, the input has given what is asked (`-m`, `-l`).
+    let limit: Int?
+    /// What the whole-stanza test found, for the stanzas it decided, in order:
+    /// taken up when each is handled, rather than evaluating the queries again.
+    let decisions = StartTagDecisions()
+    /// A log read again from its start: what is found while its first lines are
+    /// read was written by the parts before (only counted, for stanza numbers).
+    let silentThrough: Int
+
+    // The readers' handlers read the readers (where each stanza starts): a
+    // cycle, broken when the input ends. (Not `weak`: a weakly referenced
+    // object's every retain and release takes the slow path, 10% of a search.)
+    var xmlReader: StanzaReader?
+    var logReader: LogReader?
+    /// The one of them that reads the input, once it is recognised.
+    var stream: (any StanzaStream)?
+    /// The first bytes, kept until they tell what the input is.
+    var start: [UInt8] = []
+    /// (A part of a log that starts inside it: numbered on from its first line.)
+    var linesBefore: Int
+    /// Whether the input's warnings were said: once per input, by the reader of its start.
+    var warned: Bool
+    /// gzip is undone before anything reads the input (a part of a split input is never gzip).
+    let decompressed: DecompressedInput?
+    /// Whether the reader still wants bytes.
+    var readsOn = true
+
+    init(_ input: InputPart, searcher: Searcher, sink: Sink) {
+        self.searcher = searcher
+        self.sink = sink
+        self.input = input
+        options = searcher.options
+        evaluator = searcher.evaluator
+        direction = searcher.options.direction
+        let part = input.part
+        number = part?.stanzasBefore ?? 0
+        limit = [searcher.options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
+        silentThrough = part?.silentThrough ?? 0
+        linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
+        warned = part.map { $0.offset > 0 || $0.silentThrough > 0 } ?? false
+        decompressed = part == nil ? DecompressedInput() : nil
+    }
+
+    /// Searches the input; returns how many of its stanzas counted, and for a
+    /// part that ends inside the input, whether it was read cleanly to its end.
+    func run() throws(OutputError) -> (count: Int, clean: Bool) {
+        let fd: Int32
+        let opener = InputOpener(directory: options.directory, standardInput: searcher.standardInput)
+        if let part {
+            fd = part.fileDescriptor
+        } else {
+            switch opener.open(input.path, name: name) {
+            case .success(let opened): fd = opened
+            case .failure(let diagnostic):
+                try evaluator.report(diagnostic, sink: sink)
+                return (0, true)
+            }
+        }
+        defer {
+            if part == nil { opener.finish(fd) }
+            xmlReader = nil
+            logReader = nil
+            stream = nil
+        }
+        do {
+            try read(fd)
+        } catch where !Interruption.isRequested && outputError == nil {
+            try evaluator.report(.reading(name, error), sink: sink)
+        } catch {
+            // Ctrl-C ended the input in the middle of a stanza: not the input's fault.
+        }
+        if let outputError { throw outputError }
+        return try verdict()
+    }
+
+    // MARK: - Stanzas
+
+    /// Every stanza, from the XML reader or the log reader; false: stop reading.
+    func take(_ stanza: Element, _ source: StanzaSource?) -> Bool {
+        if silentThrough > 0, let logReader, logReader.currentLine <= silentThrough {
+            number += 1
+            return true
+        }
+        searcher.unboundPrefixes.observe(stanza)
+        number += 1
+        // Taken up for every stanza, even one not evaluated, so that none is kept.
+        let known = decisions.isEmpty ? nil : decisions.take(stanza)
+        if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
+        let place = StanzaPlace(file: name, number: number, source: source)
+        let otherDirection = direction.map { source?.direction != $0 } ?? false
+        if otherDirection && !sink.seesEitherDirection { return searcher.goesOn(sink) }
+        do {
+            if otherDirection || (limit.map { count >= $0 } ?? false) {
+                // Not selectable: shown only as context (an iq's partner going the other way), not evaluated.
+                // Or past the last stanza that counts: shown only as trailing context.
+                try sink.passed(stanza, in: place)
+            } else if try evaluator.handle(stanza, in: place, sink: sink, decided: known) {
+                count += 1
+            }
+            try sink.endStanza()
+        } catch {
+            outputError = error
+            return false
+        }
+        if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
+        return searcher.goesOn(sink)
+    }
+
+    /// Reports damage the readers found (or gzip did) at `line`, `column`; false:
+    /// the output failed, stop.
+    func reportDamage(line: Int, column: Int, _ message: String) -> Bool {
+        do {
+            try evaluator.report(Diagnostic(.position(file: name, line: line, column: column), message), sink: sink)
+            return true
+        } catch {
+            outputError = error
+            return false
+        }
+    }
+
+    /// The input's warnings (a field or `--direction` it cannot have), once.
+    func warn(_ format: LogFormat?) {
+        if !warned { options.inputWarnings(file: name, format: format).forEach(evaluator.diagnostics.report) }
+        warned = true
+    }
+
+    // MARK: - The verdict on a part
+
+    /// How many stanzas counted; for a part, whether it was read as one reader
+    /// of the whole input reads it (else it is read again another way).
+    private func verdict() throws(OutputError) -> (count: Int, clean: Bool) {
+        if let part, let format = part.log {
+            // Stopped by the search (-q): what was read up to there is right.
+            if !searcher.goesOn(sink) { return (count, true) }
+            guard let logReader else { return (count, false) }
+            searcher.cutLog = logReader.cutLog
+            // Read as one reader of the whole log reads it if its start depends on
+            // nothing before (the part before ended at a clean cut) — stanza numbers
+            // included, which a part after the first does not know — and the next
+            // part can start afresh where it ends.
+            let start = part.offset == 0 || (!logReader.dependsOnEarlierLines && !evaluator.reportedStanzaNumber)
+            let end = part.endsInput || (logReader.isAtCleanCut && logReader.format == format)
+            return (count, start && end)
+        }
+        if let part {
+            guard let expected = part.stanzas else { return (count, true) }
+            // Stopped by the search (-q): what was read up to there is right.
+            if !searcher.goesOn(sink) { return (count, true) }
+            let clean = xmlReader.map { $0.isInsideStreamBetweenStanzas && $0.streamStartTag == part.header } ?? false
+            return (count, clean && number - part.stanzasBefore == expected)
+        }
+        if let format = logReader?.format { warn(format) }
+        if !Interruption.isRequested { try sink.endInput(name, count: count) }
+        return (count, true)
+    }
+}
