@@ -82,17 +82,6 @@ public struct SearchOptions {
     /// stanza boundary at or after it). Tests make it small to cut often.
     public var partSize = 1 << 18
 
-    /// Whether the search may run on several threads: the output of each input
-    /// (or part) must depend on nothing but that input, and nothing may be
-    /// written before the input is read to its end. Line-buffered output
-    /// (results as stanzas arrive) and `--follow` are read in order; an option
-    /// whose output carries state from one input to the next belongs here too:
-    /// context (`--` between groups, across files), `--pair`, and `--header`
-    /// (one header before the first row of all the inputs).
-    public var searchesInParallel: Bool {
-        threads > 1 && !lineBuffered && !follow && context == nil && !pairs && !header
-    }
-
     public init(queries: [Query]) {
         self.queries = queries
     }
@@ -151,5 +140,37 @@ public struct StanzaContext: Equatable, Sendable {
     public init(before: Int, after: Int) {
         self.before = before
         self.after = after
+    }
+}
+
+/// How a search uses threads (stanzaq(1), "Parallelism"): decided in
+/// ``SearchOptions/parallelism(for:)`` alone; whether a log's format may be cut
+/// is the format's to say (``LogFormat/mayBeCut``).
+public struct Parallelism: Equatable, Sendable {
+    /// Several inputs searched at once.
+    public var inputs = false
+    /// A large XMPP stream cut into parts searched at once.
+    public var streamParts = false
+    /// A large log cut into parts searched at once.
+    public var logParts = false
+}
+
+extension SearchOptions {
+    /// How the search may use threads with `sink`.
+    ///
+    /// At all only if the output of each input (or part) depends on nothing but
+    /// that input, and nothing need be written before the input is read to its
+    /// end. Line-buffered output (results as stanzas arrive) and `--follow` are
+    /// read in order; so are the options whose output carries state from one
+    /// input to the next: context (`--` between groups, across files), `--pair`,
+    /// and `--header` (one header before the first row of all the inputs).
+    ///
+    /// An input is cut into parts only if a part need not know how many stanzas
+    /// counted before it (`-m`, `-l`); a log's, only if neither their number
+    /// (`-n`, which an XMPP stream's parts count as they are cut).
+    public func parallelism(for sink: any SearchSink) -> Parallelism {
+        guard threads > 1 && !lineBuffered && !follow && context == nil && !pairs && !header else { return Parallelism() }
+        let parts = maxCount == nil && sink.stanzasPerInput == nil
+        return Parallelism(inputs: true, streamParts: parts, logParts: parts && !withStanzaNumber)
     }
 }

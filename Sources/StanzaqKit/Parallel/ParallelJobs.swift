@@ -1,0 +1,116 @@
+import Foundation
+import CByteSearch
+import StanzaQuery
+import Synchronization
+
+/// One piece of a parallel search, in input order.
+final class Job: @unchecked Sendable {
+    enum Work {
+        /// A whole input.
+        case file(String)
+        /// A part of a file cut into parts.
+        case part(SplitFile, PartOfInput)
+        /// The end of a file cut into parts (its count, with -c -H).
+        case end(SplitFile)
+        /// An input that cannot be searched (-r: a directory that cannot be listed…).
+        case message(Diagnostic)
+    }
+
+    /// The file a part belongs to; nil for other work.
+    var splitFile: SplitFile? {
+        if case .part(let file, _) = work { return file }
+        return nil
+    }
+
+    let index: Int
+    let work: Work
+    let transcript = Transcript()
+
+    init(index: Int, work: Work) {
+        self.index = index
+        self.work = work
+    }
+}
+
+/// Jobs first in, first out; a job leaves it when taken.
+struct JobQueue {
+    private var jobs: [Job?] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == jobs.count }
+
+    mutating func push(_ job: Job) { jobs.append(job) }
+
+    mutating func pop() -> Job? {
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        jobs[head] = nil
+        head += 1
+        if head >= 64 && head * 2 >= jobs.count {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return job
+    }
+}
+
+/// A file cut into parts: open while any of its parts is.
+final class SplitFile: @unchecked Sendable {
+    let path: String
+    let fileDescriptor: Int32
+    /// The part from which one reader reads the rest of the file (`Int.max`: none).
+    let fellBackAt = Atomic<Int>(Int.max)
+    /// For a log: its parts checked in order.
+    let logCuts = LogCuts()
+
+    init(path: String, fileDescriptor: Int32) {
+        self.path = path
+        self.fileDescriptor = fileDescriptor
+    }
+
+    deinit { close(fileDescriptor) }
+}
+
+/// The parts of a log checked in order against what one reader of the whole log
+/// remembers (``LogCutState``): a part is kept if the parts before it were, it
+/// was read cleanly (``LogReader/isAtCleanCut``…), and its start tags fared as
+/// in that reader. Only this check waits for the parts before; reading does not.
+final class LogCuts: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let state = LogCutState()
+    /// How many parts have been kept, in order.
+    private var kept = 0
+    private var failed = false
+
+    /// Waits until the parts before `index` are checked (or one failed, or the
+    /// part is no longer wanted); returns whether part `index` is kept.
+    func check(part index: Int, _ log: LogCutLog?, clean: Bool, abandoned: () -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while kept < index && !failed {
+            if abandoned() { return false }
+            // (Timed: a part before may be dropped, unwanted, without being checked.)
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+        }
+        guard !failed, kept == index else { return false }
+        let ok = clean && log.map { state.apply($0) } ?? false
+        if ok { kept += 1 } else { failed = true }
+        condition.broadcast()
+        return ok
+    }
+}
+
+/// The first line feed in `bytes` at or after `from` (CByteSearch's search, as the scanner's).
+func firstNewline(in bytes: [UInt8], from: Int) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+        guard from < buffer.count, let base = buffer.baseAddress else { return nil }
+        let found = stanzaq_find_byte(base, from, buffer.count, 0x0A)
+        return found < buffer.count ? found : nil
+    }
+}
+
+/// How many line feeds `bytes` holds.
+func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    return stanzaq_count_byte(base, bytes.count, 0x0A)
+}

@@ -1,0 +1,233 @@
+import Foundation
+import CByteSearch
+import StanzaQuery
+import Synchronization
+
+/// The producer of a parallel search: a job for each input, in order, and for
+/// each large input that can be cut, a job for each of its parts.
+extension ParallelSearch {
+    // MARK: - The producer: jobs in input order
+
+    func produce() {
+        for item in IteratorSequence(walk()) {
+            if stopping.load(ordering: .acquiring) { break }
+            switch item {
+            case .input(let path):
+                if !split(path) { _ = make(.file(path)) }
+            case .unreadableDirectory:
+                if let diagnostic = Searcher.diagnostic(for: item) { _ = make(.message(diagnostic)) }
+            }
+        }
+        state.lock()
+        madeAll = true
+        state.broadcast()
+        state.unlock()
+    }
+
+    /// Adds a job, once fewer than `window` are waiting to be written; false once the search stopped.
+    func make(_ work: Job.Work) -> Bool {
+        state.lock()
+        defer { state.unlock() }
+        while !stopped && unwritten >= window { state.wait() }
+        if stopped { return false }
+        let job = Job(index: nextIndex, work: work)
+        nextIndex += 1
+        unwritten += 1
+        toRun.push(job)
+        toWrite.push(job)
+        state.broadcast()
+        return true
+    }
+
+    /// Whether `path` names a file worth cutting into parts: a regular file of
+    /// at least two parts.
+    func mayBeSplit(_ path: String) -> Bool {
+        guard parallelism.streamParts || parallelism.logParts else { return false }
+        var status = stat()
+        if path == "-" {
+            guard fstat(searcher.standardInput, &status) == 0 else { return false }
+        } else {
+            guard fstatat(options.directory, path.fileSystemPath, &status, 0) == 0 else { return false }
+        }
+        return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
+    }
+
+    /// Cuts the file at `path` into parts, if it is an XMPP stream that can be;
+    /// false if it is to be searched whole.
+    func split(_ path: String) -> Bool {
+        guard mayBeSplit(path) else { return false }
+        let fd: Int32
+        if path == "-" {
+            // From its start only: what was read before is not the input's.
+            guard lseek(searcher.standardInput, 0, SEEK_CUR) == 0 else { return false }
+            fd = fcntl(searcher.standardInput, F_DUPFD_CLOEXEC, 3)
+        } else {
+            fd = openat(options.directory, path.fileSystemPath, O_RDONLY | O_CLOEXEC)
+        }
+        guard fd >= 0 else { return false }
+        let blockSize = 1 << 16
+        var buffer = readBlock(fd, at: 0, size: blockSize)
+        // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
+        if buffer.starts(with: [0x1F, 0x8B]) {
+            close(fd)
+            return false
+        }
+        if case .log(let format)? = options.input ?? InputKind.recognise(buffer, atEnd: buffer.count < blockSize) {
+            return splitLog(path, fd, buffer: buffer, format: format)
+        }
+        guard parallelism.streamParts, let prologue = buffer.withUnsafeBufferPointer({ StreamPrologue($0) }) else {
+            close(fd)
+            return false
+        }
+        // Room for a whole part and the block read past its end, so that the
+        // blocks appended to it are copied once (growing it copied all before
+        // each time: 2% of a search's instructions, callgrind).
+        let partCapacity = options.partSize + 2 * blockSize
+        buffer.reserveCapacity(partCapacity)
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        var scanner = StanzaBoundaryScanner(position: prologue.end)
+        var offset = 0, readTo = buffer.count, line = 1, before = 0
+        var first = true
+        func part(_ bytes: [UInt8]?, stanzas: Int?) -> PartOfInput {
+            PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : prologue.header,
+                        header: prologue.header, line: line, stanzasBefore: before, stanzas: stanzas)
+        }
+        cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.partSize) }) {
+            case .needMore:
+                let more = readBlock(fd, at: readTo, size: blockSize)
+                // No place to cut in sight (stanzas all on one line): the rest is read by one reader.
+                if more.isEmpty || buffer.count > 4 * options.partSize + blockSize {
+                    _ = make(.part(file, part(nil, stanzas: nil)))
+                    break cutting
+                }
+                buffer.append(contentsOf: more)
+                readTo += more.count
+            case .boundary(let end, let stanzas):
+                // The part keeps the buffer (no copy); what follows it starts a new one.
+                var rest: [UInt8] = []
+                rest.reserveCapacity(partCapacity)
+                rest.append(contentsOf: buffer[end...])
+                buffer.removeSubrange(end...)
+                let bytes = buffer
+                buffer = rest
+                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
+                guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
+                line += newlines
+                before += stanzas
+                offset += end
+                scanner.cut(at: end)
+                first = false
+            case .unsure:
+                _ = make(.part(file, part(nil, stanzas: nil)))
+                break cutting
+            }
+        }
+        _ = make(.end(file))
+        return true
+    }
+
+    /// Cuts a log into parts at line boundaries, each read by a log reader of its
+    /// own (``LogReader/startsMidLog``); false if it is to be searched whole. A
+    /// part is kept only if its reader found that it depends on nothing before
+    /// it and ended at a clean cut (``LogReader/isAtCleanCut``); else the log is
+    /// read again from its start by one reader, which writes only what it finds
+    /// from that part on.
+    func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?) -> Bool {
+        let blockSize = 1 << 16
+        // A part cannot know, when the format is detected, a format other than
+        // the one the log's start shows.
+        guard parallelism.logParts,
+              let format = forced ?? first.withUnsafeBufferPointer({ LogFormat.detected(atStartOf: $0, atEnd: first.count < blockSize) }),
+              format.mayBeCut else {
+            close(fd)
+            return false
+        }
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        // Parts four times as large as an XMPP stream's: a part's reader makes a
+        // reader for each direction of each session again (callgrind: 6% more
+        // instructions at 256 KB parts).
+        let partSize = 4 * options.partSize
+        var buffer = first
+        var offset = 0, readTo = buffer.count, line = 1, index = 0
+        /// Where the part in `buffer` ends: the start of the first line at or after
+        /// `partSize` that a part may start at (or of any line, past four parts).
+        var searchFrom = partSize - 1
+        func cut() -> Int? {
+            while searchFrom < buffer.count {
+                guard let newline = firstNewline(in: buffer, from: searchFrom) else {
+                    searchFrom = buffer.count
+                    return nil
+                }
+                let lineStart = newline + 1
+                guard let lineEnd = firstNewline(in: buffer, from: lineStart) else {
+                    searchFrom = newline
+                    return nil
+                }
+                let previousStart = buffer.withUnsafeBufferPointer { stanzaq_find_last_byte($0.baseAddress!, newline, 0x0A) } + 1
+                if lineStart > 4 * partSize
+                    || buffer.withUnsafeBufferPointer({ format.mayStartPart(at: UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd]),
+                                                                            after: UnsafeBufferPointer(rebasing: $0[previousStart..<newline])) }) {
+                    return lineStart
+                }
+                searchFrom = lineEnd
+            }
+            return nil
+        }
+        cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            if let end = cut() {
+                let rest = Array(buffer[end...])
+                buffer.removeSubrange(end...)
+                let bytes = buffer
+                buffer = rest
+                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
+                let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [], line: line,
+                                       stanzasBefore: 0, stanzas: nil, log: format, index: index)
+                index += 1
+                guard make(.part(file, part)) else { break cutting }
+                line += newlines
+                offset += end
+                searchFrom = partSize - 1
+                continue
+            }
+            let more = readBlock(fd, at: readTo, size: blockSize)
+            if more.isEmpty {
+                // The end of the log: the last part.
+                let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: buffer, continuing: nil, header: [], line: line,
+                                       stanzasBefore: 0, stanzas: nil, log: format, index: index, endsInput: true)
+                _ = make(.part(file, part))
+                break cutting
+            }
+            if buffer.count > 8 * partSize + blockSize {
+                // No line ends in sight: the rest is read by one reader, from the log's start.
+                _ = make(.part(file, rereading(file, from: offset, line: line)))
+                break cutting
+            }
+            // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
+            if buffer.capacity < buffer.count + more.count { buffer.reserveCapacity(2 * partSize + 2 * blockSize) }
+            more.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+            readTo += more.count
+        }
+        _ = make(.end(file))
+        return true
+    }
+
+    /// The log of `file` read again from its start by one reader, which writes
+    /// what it finds from `line` (at `offset`) on.
+    func rereading(_ file: SplitFile, from offset: Int, line: Int) -> PartOfInput {
+        PartOfInput(fileDescriptor: file.fileDescriptor, offset: 0, bytes: nil, continuing: nil, header: [], line: 1,
+                    stanzasBefore: 0, stanzas: nil, silentThrough: line - 1)
+    }
+
+    func readBlock(_ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let read = pread(fd, buffer.baseAddress! + count, size - count, off_t(offset + count))
+                if read < 0 && errno == EINTR { continue }
+                if read <= 0 { break }
+                count += read
+            }
+        }
+    }
+}
