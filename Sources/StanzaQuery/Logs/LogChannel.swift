@@ -8,7 +8,7 @@
 /// begins in its middle, and a new stream (a reconnect) starts a new reader.
 final class LogChannel {
     /// A place in the data fed to the reader and the place in the log it came from.
-    private struct Segment {
+    struct Segment {
         var readerLine: Int, readerColumn: Int
         var logLine: Int, logColumn: Int
         var exactColumns: Bool
@@ -20,30 +20,30 @@ final class LogChannel {
     private(set) var namespace: String? {
         didSet { header = Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace) }
     }
-    private let defaultNamespace: String?
-    private let depthLimit: Int?
-    private let childSelection: ChildSelection?
+    let defaultNamespace: String?
+    let depthLimit: Int?
+    let childSelection: ChildSelection?
     /// The reader, made when the channel is first fed: most channels of a log whose
     /// records are kept and read together (``WholeRecordBatch``) are never fed, and
     /// making a reader (a libxml2 parser fed a stream's header) cost 121,000
     /// instructions, for each direction of each session in each part of a log
     /// read in parallel (callgrind). Until then the channel is as a fresh one:
     /// between stanzas, holding nothing.
-    @exclusivity(unchecked) private var madeReader: StanzaReader?
+    @exclusivity(unchecked) var madeReader: StanzaReader?
     /// The start of the stream its reader reads in (it declares the `stream` prefix
     /// and the stream's default namespace): made again only when the namespace changes.
-    private var header: [UInt8]
-    @exclusivity(unchecked) private var readerLine = 1
-    @exclusivity(unchecked) private var readerColumn = 1
-    @exclusivity(unchecked) private var segments: [Segment] = []
+    var header: [UInt8]
+    @exclusivity(unchecked) var readerLine = 1
+    @exclusivity(unchecked) var readerColumn = 1
+    @exclusivity(unchecked) var segments: [Segment] = []
     /// Where the stanza being read started, once the reader is inside one.
-    @exclusivity(unchecked) private var openStart: StanzaSource?
-    @exclusivity(unchecked) private var openColumn = 1
+    @exclusivity(unchecked) var openStart: StanzaSource?
+    @exclusivity(unchecked) var openColumn = 1
     /// The record being fed (its fields, and the line being fed), and how many
     /// stanzas ended during the current feed.
-    @exclusivity(unchecked) private var current = StanzaSource(line: 0)
-    @exclusivity(unchecked) private var currentColumn = 1
-    @exclusivity(unchecked) private var endedInFeed = 0
+    @exclusivity(unchecked) var current = StanzaSource(line: 0)
+    @exclusivity(unchecked) var currentColumn = 1
+    @exclusivity(unchecked) var endedInFeed = 0
     /// The top tags of whole stanzas recently logged, for ``LogReader``'s
     /// deduplication of start-tag-only lines.
     @exclusivity(unchecked) var recentTopTags = RecentTopTags()
@@ -77,7 +77,7 @@ final class LogChannel {
     var openDepth: Int { madeReader?.openDepth ?? 0 }
 
     /// The namespace the channel was made with.
-    private let firstNamespace: String?
+    let firstNamespace: String?
 
     /// Whether a channel made afresh with the namespace this one was made with
     /// reads on as this one does: no stanza partly read, no text held back (a
@@ -113,10 +113,10 @@ final class LogChannel {
         knownIdle = openStart == nil && !isStopped && (madeReader?.isBetweenStanzasHoldingNothing ?? true)
         return knownIdle
     }
-    @exclusivity(unchecked) private var knownIdle = false
+    @exclusivity(unchecked) var knownIdle = false
 
     /// A fresh reader inside the stream (made when it is first fed).
-    private func restart() {
+    func restart() {
         knownIdle = false
         madeReader = nil
         readerLine = 1
@@ -126,7 +126,7 @@ final class LogChannel {
     }
 
     /// The reader, made if it was not.
-    private var reader: StanzaReader {
+    var reader: StanzaReader {
         if let madeReader { return madeReader }
         let reader = Self.makeReader(header: header, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
                                      childSelection: childSelection,
@@ -154,38 +154,14 @@ final class LogChannel {
     // MARK: - Whole records
 
     /// Whether a record of whole stanzas is being read (its end ends its stanzas).
-    @exclusivity(unchecked) private var recordingWholeRecord = false
+    @exclusivity(unchecked) var recordingWholeRecord = false
 
     /// A record of whole stanzas starts.
     func beginWholeRecord() {
         recordingWholeRecord = true
     }
 
-    /// Damage the reader skipped: told in the log's lines and columns. The stanzas
-    /// read after it start where reading resumed.
-    private func readerDamaged(_ damage: InputDamage) {
-        let place = logPosition(line: damage.line, column: damage.column)
-        var message = mappingPositions(in: mapLineNumbers(in: damage.message), logPosition)
-        if endingRecord { message = message.replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ") }
-        report(InputDamage(line: place.line, column: place.column, message: message))
-        if let resumed = damage.resumedAt {
-            var source = current
-            source.line = logPosition(line: resumed.line, column: resumed.column).line
-            openStart = source
-            endedInFeed = 0
-        }
-    }
-
-    /// Ends a reader that is skipping damage: the damage is reported, and whatever
-    /// follows it in the data fed so far is read. Returns false if it was not skipping.
-    private func flushDamage() -> Bool {
-        guard let reader = madeReader, reader.isSkippingDamage else { return false }
-        try? reader.finish()
-        restart()
-        return true
-    }
-
-    private func stanzaEnded(_ element: Element) -> Bool {
+    func stanzaEnded(_ element: Element) -> Bool {
         // The first stanza to end in a feed may have started in an earlier one; any
         // later one started in this feed, on the record's line.
         let first = endedInFeed == 0
@@ -258,7 +234,7 @@ final class LogChannel {
     }
 
     /// Bytes put together for one call of the parser.
-    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch: [UInt8] = []
 
     /// Declares that the record in progress ends (its stanzas should be whole).
     func endWholeRecord() {
@@ -275,20 +251,14 @@ final class LogChannel {
     }
 
     /// The reader is told that its input ends because the record ends.
-    private var endingRecord = false
+    var endingRecord = false
 
     /// Declares the end of the log.
     func finish() {
         if !isBetweenStanzas && !flushDamage() { cutOff("unexpected end of log inside a stanza") }
     }
 
-    private func cutOff(_ message: String) {
-        let where_ = openStart.map { ($0.line, openColumn) } ?? (current.line, currentColumn)
-        report(InputDamage(line: where_.0, column: where_.1, message: message))
-        restart()
-    }
-
-    private func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) -> Bool {
+    func feedReader(_ bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) -> Bool {
         knownIdle = false
         let reader = self.reader
         let wasBetween = reader.isBetweenStanzas
@@ -321,7 +291,7 @@ final class LogChannel {
     }
 
     /// Counts lines and columns over bytes fed, as libxml2 does (characters, not bytes).
-    private func advance(over bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) {
+    func advance(over bytes: UnsafeBufferPointer<UInt8>, countColumns: Bool) {
         var lastNewline = -1
         var from = 0
         while let found = bytes.firstIndex(of: 0x0A, from: from) {
@@ -338,7 +308,7 @@ final class LogChannel {
         }
     }
 
-    private func logPosition(line: Int, column: Int) -> (line: Int, column: Int) {
+    func logPosition(line: Int, column: Int) -> (line: Int, column: Int) {
         guard let segment = segments.last(where: { ($0.readerLine, $0.readerColumn) <= (line, column) }) else {
             return (current.line, currentColumn)
         }
@@ -350,7 +320,7 @@ final class LogChannel {
 
     /// libxml2 names the line where a mismatched tag was opened ("… tag mismatch:
     /// a line 3 and b"): in the reader's lines, to be told in the log's.
-    private func mapLineNumbers(in message: String) -> String {
+    func mapLineNumbers(in message: String) -> String {
         var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         guard let index = words.firstIndex(of: "line"), index + 1 < words.count, let line = Int(words[index + 1]) else { return message }
         // (The line only: the column of a place on the segment's own line would overflow.)

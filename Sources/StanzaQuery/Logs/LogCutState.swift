@@ -116,3 +116,20 @@ public final class LogCutState {
         return true
     }
 }
+
+extension LogReader {
+    /// Whether a reader started afresh here, mid-log (``startsMidLog``) with the
+    /// format this one reads, reads on as this one does — as long as it does not
+    /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
+    /// known and its parser holds nothing from earlier lines, no stanza is partly
+    /// read in any direction of any session (nor damage being skipped), no start
+    /// tag waits for its stanza, and every stream's namespace is the one its
+    /// records give it.
+    public var isAtCleanCut: Bool {
+        guard !isStopped, pendingLine.isEmpty, !skippingLongLine, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
+              lookahead == nil
+        else { return false }
+        for channel in channels.values where !channel.isAtRest { return false }
+        return true
+    }
+}

@@ -9,7 +9,7 @@
 /// conversion = "|" name
 /// ```
 struct QueryParser {
-    private var scanner: QueryScanner
+    var scanner: QueryScanner
 
     init(_ text: String) {
         scanner = QueryScanner(text)
@@ -31,7 +31,7 @@ struct QueryParser {
         return try parser.parseQuery()
     }
 
-    private mutating func parseQuery() throws(QueryError) -> QuerySyntax {
+    mutating func parseQuery() throws(QueryError) -> QuerySyntax {
         var syntax = QuerySyntax(text: scanner.text, rooted: false, steps: [], extraction: nil, conversion: nil)
         if scanner.isAtEnd { return syntax }
         syntax.rooted = scanner.eat("/")
@@ -75,7 +75,7 @@ struct QueryParser {
     // MARK: Segments
 
     /// One segment: one step, or two for `**` with filters (`**<to~ghost>`).
-    private mutating func parseSegment() throws(QueryError) -> [QuerySyntax.Step] {
+    mutating func parseSegment() throws(QueryError) -> [QuerySyntax.Step] {
         let column = scanner.column
         if scanner.peek == "*" && scanner.peek(1) == "*" {
             scanner.advance(); scanner.advance()
@@ -133,7 +133,7 @@ struct QueryParser {
 
     /// After `**`: alone, or with filters that the elements it reaches must pass
     /// (the context node included, whatever their names): `**<to~ghost>`.
-    private mutating func parseAnyDepth(column: Int) throws(QueryError) -> [QuerySyntax.Step] {
+    mutating func parseAnyDepth(column: Int) throws(QueryError) -> [QuerySyntax.Step] {
         if scanner.peek == "<" {
             var filters: [QuerySyntax.Filter] = []
             while scanner.peek == "<" { filters.append(try parseFilter()) }
@@ -152,7 +152,7 @@ struct QueryParser {
     }
 
     /// `{…}`: returns the text inside, or `nil` for `{*}` when `allowStar`.
-    private mutating func parseBraced(what: String, allowStar: Bool) throws(QueryError) -> String? {
+    mutating func parseBraced(what: String, allowStar: Bool) throws(QueryError) -> String? {
         let open = scanner.column
         _ = scanner.eat("{")
         let content = scanner.read { $0 != "}" }
@@ -165,7 +165,7 @@ struct QueryParser {
         return allowStar && content == "*" ? nil : content
     }
 
-    private mutating func parseFilter() throws(QueryError) -> QuerySyntax.Filter {
+    mutating func parseFilter() throws(QueryError) -> QuerySyntax.Filter {
         let column = scanner.column
         _ = scanner.eat("<")
         let subject: QuerySyntax.FilterSubject
@@ -214,7 +214,7 @@ struct QueryParser {
     /// take an argument as an escaped literal (a stanzaq extension). Nothing
     /// else is a specifier there (a pattern may well hold `%20` or `%d`), and
     /// neither is a `%` the pattern escapes (`\%@`, or inside `\Q…\E`).
-    private func regexParts(_ pattern: String, column: Int) -> [QuerySyntax.ValuePart] {
+    func regexParts(_ pattern: String, column: Int) -> [QuerySyntax.ValuePart] {
         var parts: [QuerySyntax.ValuePart] = []
         var literal = String.UnicodeScalarView()
         let scalars = Array(pattern.unicodeScalars)
@@ -241,7 +241,7 @@ struct QueryParser {
     }
 
     /// Splits an `=` value into literal text and format specifiers.
-    private func parseFormatValue(_ value: String, column: Int) throws(QueryError) -> [QuerySyntax.ValuePart] {
+    func parseFormatValue(_ value: String, column: Int) throws(QueryError) -> [QuerySyntax.ValuePart] {
         var parts: [QuerySyntax.ValuePart] = []
         var literal = String.UnicodeScalarView()
         let scalars = Array(value.unicodeScalars)
@@ -277,7 +277,7 @@ struct QueryParser {
     }
 
     /// `name`, `prefix:name` or `{uri}name`.
-    private mutating func parseAttributeName(after what: String) throws(QueryError) -> QuerySyntax.AttributeName {
+    mutating func parseAttributeName(after what: String) throws(QueryError) -> QuerySyntax.AttributeName {
         if scanner.peek == "{" {
             guard let uri = try parseBraced(what: "attribute namespace", allowStar: false) else {
                 throw scanner.error("expected an attribute namespace")
@@ -297,120 +297,6 @@ struct QueryParser {
             return .init(name: local, namespace: .prefix(prefix))
         }
         return .init(name: name, namespace: .none)
-    }
-
-    // MARK: Extraction and conversion
-
-    private mutating func parseExtraction() throws(QueryError) -> QuerySyntax.Extraction? {
-        if scanner.eat("@") {
-            if scanner.eat("@") { return .allAttributes }
-            return .attribute(try parseAttributeName(after: "'@'"))
-        }
-        if scanner.eat("#") { return .text }
-        if scanner.eat("$") { return .name }
-        if scanner.peek == "\\" { return .dataForm(try parseDataForm()) }
-        return nil
-    }
-
-    /// `\{FORM_TYPE}type[index]@field\`. Queries copied from Objective-C
-    /// source double the backslashes (`\\…\\`); that spelling is accepted too.
-    private mutating func parseDataForm() throws(QueryError) -> QuerySyntax.DataFormSyntax {
-        let column = scanner.column
-        _ = scanner.eat("\\")
-        let doubled = scanner.peek == "\\" && scanner.peek(1) != nil && scanner.peek(1) != "|"
-        if doubled { scanner.advance() }
-        var form = QuerySyntax.DataFormSyntax(formType: nil, type: nil, index: nil, field: nil, column: column)
-        if scanner.peek == "{" {
-            form.formType = try parseBraced(what: "FORM_TYPE", allowStar: true)
-        }
-        if scanner.eat("*") {
-            form.type = nil
-        } else {
-            let type = scanner.name()
-            if !type.isEmpty { form.type = type }
-        }
-        if scanner.peek == "[" {
-            let open = scanner.column
-            scanner.advance()
-            let digits = scanner.read { ("0"..."9").contains($0) }
-            guard !digits.isEmpty else {
-                throw scanner.error("expected an item index (0, 1, …) after '['", at: open + 1)
-            }
-            // An index beyond Int is beyond every form's items: no result, not an error.
-            let index = Int(digits) ?? Int.max
-            guard scanner.eat("]") else { throw scanner.error("expected ']' to close the item index") }
-            form.index = index
-        }
-        if let sigil = scanner.peek, sigil == "@" || sigil == "%" || sigil == "&" {
-            scanner.advance()
-            let field = scanner.read(while: isFieldNameScalar)
-            if field.isEmpty {
-                throw scanner.error("expected a field name after '\(Character(sigil))'")
-            }
-            form.field = sigil == "@" ? .value(field) : .description(field)
-        }
-        let closing = doubled ? "\\\\" : "\\"
-        guard scanner.eat(closing) else {
-            throw scanner.error("expected '\(closing)' to close the data-form subquery opened at column \(column), found \(scanner.describeNext)")
-        }
-        return form
-    }
-
-    /// A data-form subquery in a segment that names neither element nor
-    /// namespace reads `{jabber:x:data}x` there (stanzaq-query(7), DATA FORMS).
-    private func defaultToForm(_ syntax: inout QuerySyntax, column: Int) throws(QueryError) {
-        guard case .select(var selector)? = syntax.steps.last else {
-            if syntax.steps.isEmpty {
-                // A bare `\…\`: the forms among the context node's children.
-                syntax.steps = [.select(.init(namespace: .uri(dataFormsNamespace), name: .named("x"), filters: [], column: column))]
-            }
-            if case .anyDepth? = syntax.steps.last {
-                // `**` reaches every element, and most are not forms.
-                throw scanner.error("a data-form subquery after '**' would read every element as a form: write **/\\…\\ for the forms at any depth", at: column)
-            }
-            // After '..' the subquery reads the node reached, which must be a form
-            // (checked on each stanza): it is an extraction like any other.
-            return
-        }
-        if selector.isEmpty {
-            selector.namespace = .uri(dataFormsNamespace)
-            selector.name = .named("x")
-            syntax.steps[syntax.steps.count - 1] = .select(selector)
-            return
-        }
-        var names: String? = nil
-        if case .uri(let uri) = selector.namespace, uri != dataFormsNamespace { names = "{\(uri)}" }
-        if case .named(let name) = selector.name, name != "x" { names = (names ?? "") + name }
-        if case .notNamed("x") = selector.name { names = "!x" }
-        if let names {
-            throw scanner.error("a data-form subquery reads {jabber:x:data}x forms, but this segment selects \(names)", at: selector.column)
-        }
-    }
-
-    private mutating func parseConversion(after extraction: QuerySyntax.Extraction?) throws(QueryError) -> QuerySyntax.ConversionSyntax {
-        let column = scanner.column
-        _ = scanner.eat("|")
-        let name = scanner.read { $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-        guard !name.isEmpty else {
-            throw scanner.error("expected a conversion after '|' (\(conversionList))")
-        }
-        guard let conversion = Conversion(rawValue: name) else {
-            throw scanner.error("unknown conversion '\(name)' (conversions: \(conversionList))", at: column + 1)
-        }
-        switch extraction {
-        case nil:
-            throw scanner.error("a conversion needs an extraction before it (@attr, # or $), as in @h|int", at: column)
-        case .allAttributes?:
-            throw scanner.error("'@@' gives all attributes at once and cannot be converted", at: column)
-        case .dataForm(let form)?:
-            switch form.field {
-            case .value?: break
-            case .description?: throw scanner.error("a field description (%field, &field) cannot be converted", at: column)
-            case nil: throw scanner.error("a data-form subquery without @field gives the form and cannot be converted", at: column)
-            }
-        default: break
-        }
-        return .init(conversion: conversion, column: column + 1)
     }
 }
 
@@ -433,4 +319,4 @@ extension QuerySyntax.Extraction {
         }
     }
 }
-private let conversionList = Conversion.allCases.map(\.rawValue).joined(separator: ", ")
+let conversionList = Conversion.allCases.map(\.rawValue).joined(separator: ", ")

@@ -102,137 +102,187 @@ struct Resynchronizer {
     /// Scans `bytes` (whose first byte is at absolute offset `base`) from ``keepFrom``.
     /// `atEnd`: no more input will come, so an unfinished token is text.
     mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore, atEnd: Bool) -> Outcome {
-        let end = base + bytes.count
+        let window = Window(bytes: bytes, base: base, atEnd: atEnd)
         var p = keepFrom
-        @inline(__always) func at(_ offset: Int) -> UInt8 { bytes[offset - base] }
-        /// Finds `needle` from `start` (or from where the last call stopped looking).
-        func find(_ needle: StaticString, from start: Int, token: Int) -> Int? {
-            let count = needle.utf8CodeUnitCount
-            var index = start
-            if let hint = searchHint, hint.token == token, hint.needle == needle.description { index = max(index, hint.from) }
-            let found: Int? = needle.withUTF8Buffer { n in
-                while index + count <= end {
-                    var matches = true
-                    for k in 0..<count where at(index + k) != n[k] { matches = false; break }
-                    if matches { return index }
-                    index += 1
-                }
-                return nil
+        while true {
+            // Text (and whatever is not a tag) up to the next '<'.
+            while p < window.end && window[p] != UInt8(ascii: "<") { p += 1 }
+            keepFrom = p
+            if p + 1 >= window.end { return needMore(at: p, window) }
+            let next = window[p + 1]
+            let step: Step
+            if next == UInt8(ascii: "!") {
+                step = skipMarkupDeclaration(at: p, window)
+            } else if next == UInt8(ascii: "?") {
+                step = processingInstruction(at: p, window)
+            } else if next == UInt8(ascii: "/") {
+                step = endTag(at: p, window)
+            } else if isNameStartByte(next) {
+                step = startTag(at: p, window, before: before)
+            } else {
+                step = .next(p + 1)   // a '<' in text
             }
-            searchHint = found == nil ? (token, needle.description, index) : nil
-            return found
+            switch step {
+            case .next(let after): p = after
+            case .done(let outcome): return outcome
+            }
         }
+    }
+
+    /// The bytes being scanned, read at absolute offsets.
+    private struct Window {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let base: Int
+        let atEnd: Bool
+        var end: Int { base + bytes.count }
+
+        @inline(__always) subscript(_ offset: Int) -> UInt8 { bytes[offset - base] }
+
+        /// Whether `prefix` is at `offset`; `nil`: cannot tell yet.
         func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool? {
             let count = prefix.utf8CodeUnitCount
             let have = min(count, end - offset)
-            let matches = prefix.withUTF8Buffer { n in (0..<have).allSatisfy { at(offset + $0) == n[$0] } }
+            let matches = prefix.withUTF8Buffer { n in (0..<have).allSatisfy { self[offset + $0] == n[$0] } }
             if !matches { return false }
-            return have == count ? true : nil   // nil: cannot tell yet
+            return have == count ? true : nil
         }
-        func needMore(at token: Int) -> Outcome {
-            keepFrom = atEnd ? end : token
-            return .needMore
+    }
+
+    /// What one token of the scan leads to: the scan goes on after it, or ends.
+    private enum Step {
+        case next(Int)
+        case done(Outcome)
+    }
+
+    /// Finds `needle` from `start` (or from where the last call stopped looking for it in `token`).
+    private mutating func find(_ needle: StaticString, from start: Int, token: Int, _ window: Window) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        var index = start
+        if let hint = searchHint, hint.token == token, hint.needle == needle.description { index = max(index, hint.from) }
+        let found: Int? = needle.withUTF8Buffer { n in
+            while index + count <= window.end {
+                var matches = true
+                for k in 0..<count where window[index + k] != n[k] { matches = false; break }
+                if matches { return index }
+                index += 1
+            }
+            return nil
         }
-        while true {
-            // Text (and whatever is not a tag) up to the next '<'.
-            while p < end && at(p) != UInt8(ascii: "<") { p += 1 }
-            keepFrom = p
-            if p + 1 >= end { return needMore(at: p) }
-            let next = at(p + 1)
-            if next == UInt8(ascii: "!") {
-                let isComment = hasPrefix("<!--", at: p), isCDATA = hasPrefix("<![CDATA[", at: p)
-                if isComment == nil || isCDATA == nil { return needMore(at: p) }
-                let close: Int?
-                if isComment == true { close = find("-->", from: p + 4, token: p).map { $0 + 3 } }
-                else if isCDATA == true { close = find("]]>", from: p + 9, token: p).map { $0 + 3 } }
-                else if hasPrefix("<!DOCTYPE", at: p) == true, let bracket = find("[", from: p + 2, token: p),
-                        find(">", from: p + 2, token: p).map({ bracket < $0 }) ?? true {
-                    close = find("]>", from: bracket, token: p).map { $0 + 2 }   // an internal subset
-                } else { close = find(">", from: p + 2, token: p).map { $0 + 1 } }
-                guard let close else { return needMore(at: p) }
-                p = close
-            } else if next == UInt8(ascii: "?") {
-                guard let isDeclaration = hasPrefix("<?xml", at: p), p + 5 < end || atEnd else { return needMore(at: p) }
-                if isDeclaration && p + 5 < end && (isXMLSpace(at(p + 5)) || at(p + 5) == UInt8(ascii: "?")) {
-                    if p >= damageOffset && p > origin { return .resume(offset: p, inStream: false) }
-                }
-                guard let close = find("?>", from: p + 2, token: p) else { return needMore(at: p) }
-                p = close + 2
-            } else if next == UInt8(ascii: "/") {
-                guard var close = find(">", from: p + 2, token: p) else { return needMore(at: p) }
-                // An end tag cut off before its '>' ends at the next '<'.
-                var after = close + 1
-                if let cut = (p + 2..<close).first(where: { at($0) == UInt8(ascii: "<") }) { close = cut; after = cut }
-                var nameEnd = p + 2
-                while nameEnd < close && isNameByte(at(nameEnd)) { nameEnd += 1 }
-                let name = Array(bytes[(p + 2 - base)..<(nameEnd - base)])
-                p = after
-                if open.isEmpty {
-                    // </stream:stream>: what follows is outside the stream.
-                    if localName(name) == Array("stream".utf8) {
-                        return .resume(offset: p, inStream: false)
-                    }
-                    continue   // a stray end tag
-                }
-                if overflow > 0 {
-                    overflow -= 1
-                } else if let index = open.lastIndex(where: { $0.name == name }) {
-                    foreignCount -= open[index...].filter(\.foreign).count
-                    open.removeSubrange(index...)
-                    if open.isEmpty { return .resume(offset: p, inStream: inStream) }
-                } else if open.count == 1 {
-                    // An end tag of another name where only the root is open, last on its
-                    // line: the stanza's own end, misspelt (a mismatched end tag). Read as
-                    // a stray tag instead, it would leave the stanza open and make the
-                    // following stanzas its children.
-                    var look = p
-                    while look < end && (at(look) == 0x20 || at(look) == 0x09 || at(look) == 0x0D) { look += 1 }
-                    if look == end && !atEnd { return needMore(at: keepFrom) }   // read the tag again with more
-                    if look == end || at(look) == 0x0A {
-                        open.removeAll()
-                        foreignCount = 0
-                        return .resume(offset: p, inStream: inStream)
-                    }
-                }
-            } else if isNameStartByte(next) {
-                var scan = tagInProgress?.start == p ? tagInProgress! : TagScan(start: p)
-                guard let tag = scan.read(bytes, base: base, atEnd: atEnd) else {
-                    tagInProgress = scan
-                    return needMore(at: p)
-                }
-                tagInProgress = nil
-                if tag.isStreamHeader {
-                    if p >= damageOffset && p > origin { return .resume(offset: p, inStream: false) }
-                    // The damaged element is itself a stream header: what follows are top-level elements.
-                    inStream = false
-                    p = tag.end
-                    continue
-                }
-                if open.isEmpty {
-                    if (p >= damageOffset && p > origin) || rootOffset != nil { return .resume(offset: p, inStream: inStream) }
-                    rootOffset = p
-                    rootColumn = column(of: p, in: bytes, base: base, before: before)
-                    rootName = tag.name
-                    if tag.isEmpty || tag.isCut { return .resume(offset: tag.end, inStream: inStream) }
-                    open.append((tag.name, false))
-                } else {
-                    if let indent = indentation(of: p, in: bytes, base: base, before: before), indent <= rootColumn,
-                       tag.name == rootName || Self.stanzaNames.contains(localName(tag.name))
-                        || !lineBeforeEndsWithTag(p - indent, in: bytes, base: base, before: before) {
-                        return .resume(offset: p, inStream: inStream)   // the damaged stanza was cut off
-                    }
-                    if !tag.isEmpty && !tag.isCut && open.count >= StanzaReader.maximumDepth {
-                        overflow += 1
-                    } else if !tag.isEmpty && !tag.isCut {
-                        open.append((tag.name, tag.isForeign))
-                        if tag.isForeign { foreignCount += 1 }
-                    }
-                }
-                p = tag.end
-            } else {
-                p += 1   // a '<' in text
+        searchHint = found == nil ? (token, needle.description, index) : nil
+        return found
+    }
+
+    private mutating func needMore(at token: Int, _ window: Window) -> Outcome {
+        keepFrom = window.atEnd ? window.end : token
+        return .needMore
+    }
+
+    /// `<!--…-->`, `<![CDATA[…]]>`, `<!DOCTYPE…>` at `p`: skipped.
+    private mutating func skipMarkupDeclaration(at p: Int, _ window: Window) -> Step {
+        let isComment = window.hasPrefix("<!--", at: p), isCDATA = window.hasPrefix("<![CDATA[", at: p)
+        if isComment == nil || isCDATA == nil { return .done(needMore(at: p, window)) }
+        let close: Int?
+        if isComment == true {
+            close = find("-->", from: p + 4, token: p, window).map { $0 + 3 }
+        } else if isCDATA == true {
+            close = find("]]>", from: p + 9, token: p, window).map { $0 + 3 }
+        } else if window.hasPrefix("<!DOCTYPE", at: p) == true, let bracket = find("[", from: p + 2, token: p, window),
+                  find(">", from: p + 2, token: p, window).map({ bracket < $0 }) ?? true {
+            close = find("]>", from: bracket, token: p, window).map { $0 + 2 }   // an internal subset
+        } else {
+            close = find(">", from: p + 2, token: p, window).map { $0 + 1 }
+        }
+        guard let close else { return .done(needMore(at: p, window)) }
+        return .next(close)
+    }
+
+    /// `<?…?>` at `p`: an XML declaration starts a new document, where reading may resume.
+    private mutating func processingInstruction(at p: Int, _ window: Window) -> Step {
+        guard let isDeclaration = window.hasPrefix("<?xml", at: p), p + 5 < window.end || window.atEnd else {
+            return .done(needMore(at: p, window))
+        }
+        if isDeclaration && p + 5 < window.end && (isXMLSpace(window[p + 5]) || window[p + 5] == UInt8(ascii: "?")) {
+            if p >= damageOffset && p > origin { return .done(.resume(offset: p, inStream: false)) }
+        }
+        guard let close = find("?>", from: p + 2, token: p, window) else { return .done(needMore(at: p, window)) }
+        return .next(close + 2)
+    }
+
+    /// An end tag at `p`: it closes what is open of the damaged stanza, the stanza itself
+    /// (reading resumes after it), or the stream; or it is stray.
+    private mutating func endTag(at p: Int, _ window: Window) -> Step {
+        guard var close = find(">", from: p + 2, token: p, window) else { return .done(needMore(at: p, window)) }
+        // An end tag cut off before its '>' ends at the next '<'.
+        var after = close + 1
+        if let cut = (p + 2..<close).first(where: { window[$0] == UInt8(ascii: "<") }) { close = cut; after = cut }
+        var nameEnd = p + 2
+        while nameEnd < close && isNameByte(window[nameEnd]) { nameEnd += 1 }
+        let name = Array(window.bytes[(p + 2 - window.base)..<(nameEnd - window.base)])
+        if open.isEmpty {
+            // </stream:stream>: what follows is outside the stream.
+            if localName(name) == Array("stream".utf8) { return .done(.resume(offset: after, inStream: false)) }
+            return .next(after)   // a stray end tag
+        }
+        if overflow > 0 {
+            overflow -= 1
+        } else if let index = open.lastIndex(where: { $0.name == name }) {
+            foreignCount -= open[index...].filter(\.foreign).count
+            open.removeSubrange(index...)
+            if open.isEmpty { return .done(.resume(offset: after, inStream: inStream)) }
+        } else if open.count == 1 {
+            // An end tag of another name where only the root is open, last on its
+            // line: the stanza's own end, misspelt (a mismatched end tag). Read as
+            // a stray tag instead, it would leave the stanza open and make the
+            // following stanzas its children.
+            var look = after
+            while look < window.end && (window[look] == 0x20 || window[look] == 0x09 || window[look] == 0x0D) { look += 1 }
+            if look == window.end && !window.atEnd { return .done(needMore(at: keepFrom, window)) }   // read the tag again with more
+            if look == window.end || window[look] == 0x0A {
+                open.removeAll()
+                foreignCount = 0
+                return .done(.resume(offset: after, inStream: inStream))
             }
         }
+        return .next(after)
+    }
+
+    /// A start tag at `p`: the damaged stanza's root, an element inside it, or a
+    /// stanza that starts after it (reading resumes there).
+    private mutating func startTag(at p: Int, _ window: Window, before: BytesBefore) -> Step {
+        let bytes = window.bytes, base = window.base
+        var scan = tagInProgress?.start == p ? tagInProgress! : TagScan(start: p)
+        guard let tag = scan.read(bytes, base: base, atEnd: window.atEnd) else {
+            tagInProgress = scan
+            return .done(needMore(at: p, window))
+        }
+        tagInProgress = nil
+        if tag.isStreamHeader {
+            if p >= damageOffset && p > origin { return .done(.resume(offset: p, inStream: false)) }
+            // The damaged element is itself a stream header: what follows are top-level elements.
+            inStream = false
+            return .next(tag.end)
+        }
+        if open.isEmpty {
+            if (p >= damageOffset && p > origin) || rootOffset != nil { return .done(.resume(offset: p, inStream: inStream)) }
+            rootOffset = p
+            rootColumn = column(of: p, in: bytes, base: base, before: before)
+            rootName = tag.name
+            if tag.isEmpty || tag.isCut { return .done(.resume(offset: tag.end, inStream: inStream)) }
+            open.append((tag.name, false))
+            return .next(tag.end)
+        }
+        if let indent = indentation(of: p, in: bytes, base: base, before: before), indent <= rootColumn,
+           tag.name == rootName || Self.stanzaNames.contains(localName(tag.name))
+            || !lineBeforeEndsWithTag(p - indent, in: bytes, base: base, before: before) {
+            return .done(.resume(offset: p, inStream: inStream))   // the damaged stanza was cut off
+        }
+        if !tag.isEmpty && !tag.isCut && open.count >= StanzaReader.maximumDepth {
+            overflow += 1
+        } else if !tag.isEmpty && !tag.isCut {
+            open.append((tag.name, tag.isForeign))
+            if tag.isForeign { foreignCount += 1 }
+        }
+        return .next(tag.end)
     }
 
     private struct StartTag {
@@ -335,93 +385,4 @@ struct Resynchronizer {
 
     static let streamsNamespace = Array("http://etherx.jabber.org/streams".utf8)
     static let xmlnsAttribute = Array("xmlns".utf8)
-}
-
-/// What the input held before the bytes a reader still keeps (its `base`), as
-/// far as the functions below look back: their answers are then those they give
-/// with the whole input kept, however it was fed. (Looking back no further than
-/// the bytes kept, a reader fed in small pieces, which keeps fewer, saw a
-/// stanza's root at column 0 and took a child for a new stanza or not
-/// depending on where the pieces ended; the reader fuzzer found it.)
-struct BytesBefore {
-    /// How far `base` is from the start of its line.
-    var column = 0
-    /// Whether only spaces, tabs and carriage returns precede `base` on its line.
-    var lineIsBlank = true
-    /// The last byte before `base` that is not an XML space (`nil`: none).
-    var lastNonSpace: UInt8?
-
-    /// The start of the input.
-    static let start = BytesBefore()
-
-    /// What precedes `bytes.count` bytes further on, when `bytes` follow what this describes.
-    // (Called whenever a reader forgets bytes: the line feed is found sixteen bytes at a time, and
-    // the other scans stop at the first byte that is not blank.)
-    func advanced(over bytes: UnsafeBufferPointer<UInt8>) -> BytesBefore {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return self }
-        var after = self
-        let lineStart: Int
-        let newline = stanzaq_find_last_byte(base, bytes.count, 0x0A)
-        if newline >= 0 {
-            lineStart = newline + 1
-            after.column = bytes.count - lineStart
-            after.lineIsBlank = true
-        } else {
-            lineStart = 0
-            after.column += bytes.count
-        }
-        if after.lineIsBlank {
-            after.lineIsBlank = !bytes[lineStart...].contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
-        }
-        if let last = bytes.lastIndex(where: { !isXMLSpace($0) }) { after.lastNonSpace = bytes[last] }
-        return after
-    }
-}
-
-/// How far `offset` is from the start of its line, when only spaces and tabs
-/// precede it there (`nil`: something else is before it on its line).
-func indentation(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Int? {
-    var index = offset - 1
-    while index >= base {
-        let byte = bytes[index - base]
-        if byte == 0x0A { return offset - index - 1 }
-        if byte != 0x20 && byte != 0x09 && byte != 0x0D { return nil }
-        index -= 1
-    }
-    return before.lineIsBlank ? offset - base + before.column : nil
-}
-
-/// Whether the last non-blank byte before the line that starts at `lineStart` is a
-/// '>' (a line cut off in the middle of text or of a tag does not end so).
-func lineBeforeEndsWithTag(_ lineStart: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Bool {
-    var index = lineStart - 1
-    while index >= base && isXMLSpace(bytes[index - base]) { index -= 1 }
-    if index < base { return before.lastNonSpace.map { $0 == UInt8(ascii: ">") } ?? true }
-    return bytes[index - base] == UInt8(ascii: ">")
-}
-
-/// How far `offset` is from the start of its line, in bytes.
-func column(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, base: Int, before: BytesBefore) -> Int {
-    var index = offset - 1
-    while index >= base && bytes[index - base] != 0x0A { index -= 1 }
-    return index < base ? offset - base + before.column : offset - index - 1
-}
-
-/// The part of a qualified name after its prefix.
-func localName(_ name: [UInt8]) -> [UInt8] {
-    guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
-    return Array(name[(colon + 1)...])
-}
-
-/// Bytes that can start an XML name (any non-ASCII byte may: UTF-8 of a name character).
-@inline(__always)
-func isNameStartByte(_ byte: UInt8) -> Bool {
-    (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
-        || byte == UInt8(ascii: ":") || byte >= 0x80
-}
-
-@inline(__always)
-func isNameByte(_ byte: UInt8) -> Bool {
-    isNameStartByte(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
 }

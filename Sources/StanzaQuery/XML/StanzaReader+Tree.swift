@@ -42,25 +42,8 @@ extension StanzaReader {
             damageHere("elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
             return
         }
-        let stanzaDepth = inStream ? 1 : 0
-        // A stream header where a stanza could start, or inside one: a new stream.
-        if depth > 0 && localNamePointer == streamLocalName && uri == streamsNamespace {
-            interrupted(at: tagStart(before: consumedOffset()), by: "a new stream",
-                        reconnect: depth == stanzaDepth && open.isEmpty && skipped == 0)
-            return
-        }
-        let level = depth - stanzaDepth   // 0: the stanza's root
-        if level > 0, stanzaLocalName != nil {
-            let sameNamespace = uri == stanzaNamespace
-            if sameNamespace && sameNamespaceDepth == level && isStanzaName(localNamePointer) {
-                let start = tagStart(before: consumedOffset())
-                if startsNewStanza(at: start) {
-                    interrupted(at: start, by: "a new <\(name(prefix).map { $0 + ":" } ?? "")\(name(localNamePointer) ?? "")>", reconnect: false)
-                    return
-                }
-            }
-            if sameNamespace && sameNamespaceDepth == level { sameNamespaceDepth = level + 1 }
-        }
+        let level = depth - (inStream ? 1 : 0)   // 0: the stanza's root
+        if interruptsStanza(depth: depth, level: level, prefix, localNamePointer, uri) { return }
         guard countElement(level: level, prefix: prefix, localName: localNamePointer,
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
         if skipped > 0 || (stanzaDecision == false && !open.isEmpty)
@@ -70,14 +53,7 @@ extension StanzaReader {
             return
         }
         let localName = name(localNamePointer) ?? ""
-        var declarations: [NamespaceDeclaration] = []
-        if namespaceCount > 0, let namespaces {
-            declarations.reserveCapacity(Int(namespaceCount))
-            for index in 0..<Int(namespaceCount) {
-                declarations.append(NamespaceDeclaration(
-                    prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
-            }
-        }
+        let declarations = namespaceDeclarations(namespaceCount, namespaces)
         let namespace = name(uri) ?? defaultNamespace(declarations) ?? ""
         if open.count == 1, stanzaDecision == nil, let childSelection,
            !childSelection.admits(name: localName, namespace: namespace, rootNamespace: open[0].namespace) {
@@ -105,21 +81,9 @@ extension StanzaReader {
             sameNamespaceDepth = 1
             openStanzaLine = startTagLine()
         }
-        var attributeList: [Attribute] = []
-        if attributeCount > 0, let attributes {
-            attributeList.reserveCapacity(Int(attributeCount))
-            for index in 0..<Int(attributeCount) {
-                let base = 5 * index
-                let start = attributes[base + 3]!, end = attributes[base + 4]!
-                let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-                attributeList.append(Attribute(
-                    name: name(attributes[base]) ?? "", prefix: name(attributes[base + 1]),
-                    namespace: name(attributes[base + 2]) ?? "", value: value))
-            }
-        }
         let element = Element(
             name: localName, namespace: namespace, prefix: name(prefix),
-            attributes: attributeList, namespaceDeclarations: declarations)
+            attributes: attributeList(attributeCount, attributes), namespaceDeclarations: declarations)
         if let parent = open.last {
             flushText()
             parent.append(element)
@@ -128,6 +92,61 @@ extension StanzaReader {
             stanzaDecision = wholeStanzaTest?(element)
         }
         open.append(element)
+    }
+
+    /// Whether a start tag at `depth` (the stanza's root at `level` 0) shows that the
+    /// stanza being read was cut off: a stream header where a stanza could start
+    /// or inside one (a new stream), or a stanza's name in the stanza's namespace
+    /// where it starts a new stanza. Reported as such, then true.
+    @inline(__always)
+    private func interruptsStanza(depth: Int, level: Int, _ prefix: UnsafePointer<xmlChar>?,
+                                  _ localNamePointer: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) -> Bool {
+        if depth > 0 && localNamePointer == streamLocalName && uri == streamsNamespace {
+            interrupted(at: tagStart(before: consumedOffset()), by: "a new stream",
+                        reconnect: level == 0 && open.isEmpty && skipped == 0)
+            return true
+        }
+        guard level > 0, stanzaLocalName != nil else { return false }
+        let sameNamespace = uri == stanzaNamespace
+        if sameNamespace && sameNamespaceDepth == level && isStanzaName(localNamePointer) {
+            let start = tagStart(before: consumedOffset())
+            if startsNewStanza(at: start) {
+                interrupted(at: start, by: "a new <\(name(prefix).map { $0 + ":" } ?? "")\(name(localNamePointer) ?? "")>", reconnect: false)
+                return true
+            }
+        }
+        if sameNamespace && sameNamespaceDepth == level { sameNamespaceDepth = level + 1 }
+        return false
+    }
+
+    /// The namespace declarations libxml2 passes with a start tag (prefix, URI pairs).
+    @inline(__always)
+    private func namespaceDeclarations(_ count: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?)
+        -> [NamespaceDeclaration] {
+        guard count > 0, let namespaces else { return [] }
+        var declarations: [NamespaceDeclaration] = []
+        declarations.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            declarations.append(NamespaceDeclaration(prefix: name(namespaces[2 * index]), uri: name(namespaces[2 * index + 1]) ?? ""))
+        }
+        return declarations
+    }
+
+    /// The attributes libxml2 passes with a start tag (five pointers each: name,
+    /// prefix, URI, value start and end).
+    @inline(__always)
+    private func attributeList(_ count: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) -> [Attribute] {
+        guard count > 0, let attributes else { return [] }
+        var list: [Attribute] = []
+        list.reserveCapacity(Int(count))
+        for index in 0..<Int(count) {
+            let base = 5 * index
+            let start = attributes[base + 3]!, end = attributes[base + 4]!
+            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            list.append(Attribute(name: name(attributes[base]) ?? "", prefix: name(attributes[base + 1]),
+                                  namespace: name(attributes[base + 2]) ?? "", value: value))
+        }
+        return list
     }
 
     /// The line where the stanza whose start tag libxml2 has just read begins.

@@ -101,4 +101,65 @@ extension LogReader {
         if startsMidLog { dependsOnEarlierLines = true }
         damage(found)
     }
+
+    // MARK: - Start tags waiting for their stanzas
+
+    func flushQueue(all: Bool) {
+        guard !queue.isEmpty else { return }
+        while let first = queue.first, !isStopped {
+            switch first {
+            case .stanza(let element, let source):
+                queue.removeFirst()
+                _ = hand(element, source)
+            case .startTag(let waiting):
+                guard all || lineNumber >= waiting.until else { return }
+                queue.removeFirst()
+                guard reportsAlone(waiting.key) else { continue }
+                if let element = childless(waiting.tag, namespace: waiting.namespace, source: waiting.source, column: waiting.column) {
+                    _ = hand(element, waiting.source)
+                }
+            }
+        }
+    }
+
+    /// Whether a start tag no whole stanza accounts for is reported as a stanza:
+    /// only where its channel logs no whole stanzas (Prosody without
+    /// mod_stanza_debug). Where it does, a start tag alone is of a stanza never on
+    /// the wire (the `unavailable` presence Prosody makes itself when a session
+    /// closes is logged as `Received[c2s]:`).
+    func reportsAlone(_ key: ChannelKey) -> Bool {
+        if existingChannel(for: key)?.logsWholeStanzas == true { return false }
+        // (Mid-log, the channel may have logged whole stanzas before the start.)
+        if startsMidLog { dependsOnEarlierLines = true }
+        return true
+    }
+
+    /// The element a start tag describes, with no children.
+    func childless(_ tag: [UInt8], namespace: String?, source: StanzaSource, column: Int) -> Element? {
+        let key = defaultNamespace == nil ? (namespace ?? "") : ""
+        let reader: StanzaReader
+        if let existing = tagReaders[key] {
+            reader = existing
+        } else {
+            reader = StanzaReader(defaultNamespace: defaultNamespace) { [unowned self] in self.parsedTag = $0; return true }
+            try? reader.feed(LogChannel.streamHeader(namespace: key.isEmpty ? nil : key, defaultNamespace: defaultNamespace))
+            tagReaders[key] = reader
+        }
+        parsedTag = nil
+        do {
+            try reader.feed([0x0A] + tag + Array("/>".utf8))
+        } catch StanzaReaderError.malformed(_, _, let message) {
+            damaged(InputDamage(line: source.line, column: column, message: message))
+            tagReaders[key] = nil
+            return nil
+        } catch {
+            tagReaders[key] = nil
+            return nil
+        }
+        if parsedTag == nil {
+            damaged(InputDamage(line: source.line, column: column, message: "a start tag that is not one"))
+            tagReaders[key] = nil
+        }
+        return parsedTag
+    }
 }
