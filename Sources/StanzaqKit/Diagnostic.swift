@@ -74,8 +74,12 @@ public struct Diagnostic: Error, Equatable, CustomStringConvertible {
     }
 
     /// A query that failed on one stanza.
+    /// An error of `query` on stanza `stanza` of `file`; on a stanza of no input
+    /// (the REPL's current stanza: `file` empty, `stanza` 0), with no place.
     public static func evaluating(_ query: Query, file: String, stanza: Int, _ error: any Error) -> Diagnostic {
-        Diagnostic(.stanza(file: file, number: stanza), "query '\(query.text)': \(error)")
+        let message = "query '\(query.text)': \(error)"
+        if file.isEmpty && stanza == 0 { return Diagnostic(message) }
+        return Diagnostic(.stanza(file: file, number: stanza), message)
     }
 }
 

@@ -467,7 +467,8 @@ final class ScriptedREPLTests: XCTestCase {
     }
 
     /// `:first`, `:default-namespace` and `:output` without an argument show their
-    /// state; `-` clears the default namespace; `:output tsv` escapes each result.
+    /// state; `-` clears the default namespace; `:output tsv` prints as `-o tsv`
+    /// does: a row per stanza, its first result escaped.
     func testSettingsShowTheirState() throws {
         let result = try script("""
             :first
@@ -498,7 +499,6 @@ final class ScriptedREPLTests: XCTestCase {
             output: text
             output: tsv
             one\\ttab
-            two
 
             """)
         XCTAssertEqual(result.stderr, "stanzaq: error: usage: :output [text|json|tsv]\n")

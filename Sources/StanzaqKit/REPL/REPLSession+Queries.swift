@@ -49,10 +49,18 @@ extension REPLSession {
             try fail(Diagnostic("\(error)"))
             return
         }
-        var formatter = RecordFormatter(format: format, render: render, withFilename: prefixes, withStanzaNumber: prefixes)
+        // Evaluated as a search evaluates (one query, the session's format), printed by its sinks.
+        var search = SearchOptions(queries: [query])
+        search.firstOnly = firstOnly
+        search.format = format
+        search.render = render
+        search.withFilename = prefixes
+        search.withStanzaNumber = prefixes
         // Once a log is loaded, `:all` prints every stanza's log fields, as `--fields` does.
-        if prefixes && hasLogFields { formatter.fields = LogFieldName.known }
-        var any = false
+        if prefixes && hasLogFields { search.fields = LogFieldName.known }
+        let sink = search.makeSink(output: output)
+        let evaluator = StanzaEvaluator(options: search, diagnostics: diagnostics)
+        defer { if evaluator.failed { failed = true } }
         var interrupted = false
         let each = { [self] (index: Int?, element: Element) throws(OutputError) -> Bool in
             // Ctrl-C ends `:all` between stanzas, as it ends a search (on a terminal
@@ -62,27 +70,11 @@ extension REPLSession {
                 return false
             }
             if let index, !isShown(index) { return true }
-            let source = index.map { stanzas[$0].source } ?? "", number = index.map { $0 + 1 } ?? 0
-            let fields = index.flatMap { stanzas[$0].fields }
-            let results: [QueryValue]
-            do {
-                results = firstOnly ? (try query.findFirst(in: element)).map { [$0] } ?? [] : try query.find(in: element)
-            } catch {
-                let message = "query '\(text)': \(error)"
-                try fail(index == nil ? Diagnostic(message) : Diagnostic(.stanza(file: source, number: number), message))
-                return true
-            }
-            for value in results {
-                any = true
-                try output.writeRecord {
-                    if format == .tsv {
-                        formatter.writeRow(file: source, stanza: number, source: fields, values: [value], into: &$0)
-                    } else {
-                        formatter.writeRecord(file: source, stanza: number, source: fields, value: value, into: &$0)
-                    }
-                }
-            }
-            try output.endStanza()
+            // The current stanza is named by no input (its errors have no place).
+            let place = StanzaPlace(file: index.map { stanzas[$0].source } ?? "", number: index.map { $0 + 1 } ?? 0,
+                                    source: index.flatMap { stanzas[$0].fields })
+            _ = try evaluator.handle(element, in: place, sink: sink)
+            try sink.endStanza()
             return true
         }
         if prefixes {
@@ -92,8 +84,9 @@ extension REPLSession {
             guard let element = currentStanza else { return }
             _ = try each(nil, element)
         }
+        try sink.flush()
         if interrupted { try note("(interrupted)") }
-        if !any && !prefixes { try note("(no result)") }
+        if !evaluator.matched && !prefixes { try note("(no result)") }
     }
 
 }
