@@ -77,7 +77,7 @@ struct StanzaqCommand: ParsableCommand {
                 }
             }
         }
-        if format.header && (mode.quiet || mode.count || mode.select || mode.invert || mode.listing != nil) {
+        if format.header && mode.report != .results {
             throw ValidationError("--header goes with rows, not with -q, -c, -s, -v, -l or -L")
         }
     }

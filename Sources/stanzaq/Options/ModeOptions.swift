@@ -46,25 +46,43 @@ struct ModeOptions: ParsableArguments {
     @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Start the interactive REPL.")
     var interactive = false
 
+    /// The flags that choose what is printed, in one table: each with its name
+    /// (for messages) and what it chooses. ``report`` maps them once.
+    private var modeFlags: [(given: Bool, name: String, report: SearchOptions.Report)] {
+        [(quiet, "-q", .quiet), (count, "-c", .count), (select, "-s", .stanzas),
+         (filesWithMatches, "-l", .files(without: false)), (filesWithoutMatch, "-L", .files(without: true))]
+    }
+
+    /// The mode flag given, if one is.
+    private var chosen: (name: String, report: SearchOptions.Report)? {
+        modeFlags.first(where: \.given).map { ($0.name, $0.report) }
+    }
+
     func validate() throws {
-        if [quiet, count, select, filesWithMatches, filesWithoutMatch].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of -q, -c, -s, -l and -L")
+        let given = modeFlags.filter(\.given)
+        if given.count > 1 {
+            let names = modeFlags.map(\.name)
+            throw ValidationError("choose one of \(names.dropLast().joined(separator: ", ")) and \(names.last!)")
         }
+    }
+
+    /// What is printed: the mode flag's choice; else the stanzas for `-v` alone, or the results.
+    var report: SearchOptions.Report {
+        chosen?.report ?? (invert ? .stanzas : .results)
     }
 
     /// Whether only file names are printed (`-l`, `-L`), and which option says so.
     var listing: String? {
-        filesWithMatches ? "-l" : filesWithoutMatch ? "-L" : nil
+        if case .files = report { return chosen?.name }
+        return nil
     }
 
     /// Whether whole stanzas are printed: `-s`, or `-v` alone.
-    var selects: Bool {
-        select || (invert && !quiet && !count && listing == nil)
-    }
+    var selects: Bool { report == .stanzas }
 
     /// The mode that prints no stanza (`-l`, `-L`, `-c`, `-q`), if one is given.
     var summary: String? {
-        listing ?? (count ? "-c" : quiet ? "-q" : nil)
+        report == .stanzas || report == .results ? nil : chosen?.name
     }
 
     /// The options of grep's habits (stanzaq(1), `-m`, `-A`, `--pair`): numbers
@@ -88,11 +106,5 @@ struct ModeOptions: ParsableArguments {
     var stanzaContext: StanzaContext? {
         guard afterContext != nil || beforeContext != nil || context != nil else { return nil }
         return StanzaContext(before: beforeContext ?? context ?? 0, after: afterContext ?? context ?? 0)
-    }
-
-    /// What is printed.
-    var report: SearchOptions.Report {
-        quiet ? .quiet : count ? .count : filesWithMatches ? .files(without: false)
-            : filesWithoutMatch ? .files(without: true) : (select || invert) ? .stanzas : .results
     }
 }
