@@ -88,7 +88,7 @@ test: check
 	$(MAKE) fuzz-quick
 
 # Fuzzing with the toolchain's libFuzzer and AddressSanitizer. A target is the
-# StanzaQuery sources and one entry file of Fuzz/ compiled into one module with
+# library sources (StanzaXML, StanzaLogs, StanzaQuery) and one entry file of Fuzz/ compiled into one module with
 # swiftc (SwiftPM would want a `main` for it in every build). Seeds come from
 # the tests, the documentation, the examples and the shared corpus ($(SHARED),
 # beside the repository as on CI); what the fuzzers find stays in .build-fuzz/.
@@ -96,8 +96,8 @@ SWIFTC             ?= swiftc
 SHARED             ?= ../shared
 FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
-LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
-FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
+LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery -name '*.swift' | sort)
+FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz -package-name stanzaq \
 	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz -l_FoundationICU
 

@@ -21,10 +21,18 @@ let package = Package(
         // Byte searches sixteen bytes at a time, for the stanza boundary scanner.
         .target(name: "CByteSearch"),
 
-        // The language and the XML reader: no command line, no libedit.
-        // _FoundationICU is Foundation's own ICU (its regular expressions): named
-        // here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
-        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib", "CByteSearch"],
+        // The XML reader: stanzas out of single elements, sequences and XMPP
+        // streams (libxml2's SAX2 push parser), damage skipped, gzip undone.
+        .target(name: "StanzaXML", dependencies: ["CLibXML2", "CZlib", "CByteSearch"]),
+
+        // The log readers: the logs of servers, clients and libraries, one
+        // parser a format (Formats/), each session's directions read as XML streams.
+        .target(name: "StanzaLogs", dependencies: ["StanzaXML", "CByteSearch"]),
+
+        // The query language (and the library's one module: it re-exports the
+        // readers). _FoundationICU is Foundation's own ICU (its regular expressions):
+        // named here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
+        .target(name: "StanzaQuery", dependencies: ["StanzaXML", "StanzaLogs", "CLibXML2", "CCrypto"],
                 linkerSettings: [.linkedLibrary("_FoundationICU")]),
 
         // What the command line does, without the process: search options, the search
@@ -43,7 +51,7 @@ let package = Package(
         // How the tests find the package and start programs: one place for both.
         .target(name: "StanzaqTestSupport", dependencies: ["CSpawn"], path: "Tests/StanzaqTestSupport"),
         .target(name: "CSpawn", path: "Tests/CSpawn"),
-        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery", "CByteSearch", "StanzaqTestSupport"]),
+        .testTarget(name: "StanzaQueryTests", dependencies: ["StanzaQuery", "StanzaXML", "StanzaLogs", "CByteSearch", "StanzaqTestSupport"]),
         .testTarget(name: "StanzaqCLITests", dependencies: ["stanzaq", "StanzaqKit", "StanzaqTestSupport"]),
     ]
 )

@@ -1,6 +1,12 @@
 import _FoundationICU
 import CLibXML2
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// The versions of the libraries whose behaviour shows in results and messages,
 /// for bug reports (`stanzaq --version`): libxml2 writes the texts of XML errors,

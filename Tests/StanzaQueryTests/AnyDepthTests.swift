@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// `**`, the any-depth segment (stanzaq-query(7), EXTENSIONS): the nodes
 /// reached so far and all their descendants, each once, in document order.

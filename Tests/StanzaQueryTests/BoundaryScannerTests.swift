@@ -1,6 +1,8 @@
 import CByteSearch
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// The stanza boundary scanner (which cuts large inputs into parts read in
 /// parallel) and the byte searches it is built on.

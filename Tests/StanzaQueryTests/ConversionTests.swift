@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// stanzaq-query(7), CONVERSIONS: every row of the table, lenient and strict.
 /// Strict validates and never changes an answer: every strict case below

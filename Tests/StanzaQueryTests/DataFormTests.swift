@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// stanzaq-query(7), DATA FORMS: data-form (XEP-0004) subqueries.
 final class DataFormTests: XCTestCase {

@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// `QuerySyntax.explanation` (stanzaq --explain) and the parsed form of queries.
 final class ExplainTests: XCTestCase {

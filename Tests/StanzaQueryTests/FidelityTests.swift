@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// The answers Monal's code and Prosody's find() give, where stanzaq once
 /// gave others: the namespace as the attribute xmlns, `=` as Monal's `^v$`,

@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 import StanzaqTestSupport
 
 /// Records of whole stanzas kept and read together (``WholeRecordBatch``) give

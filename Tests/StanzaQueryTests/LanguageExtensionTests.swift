@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// Compile options (`QueryOptions`: case-sensitive filters, Monal's language
 /// only), the marking of extensions, and the hints for queries written in XPath.

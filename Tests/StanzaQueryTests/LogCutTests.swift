@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// Parts of a log read on their own (stanzaq(1), "Parallelism"): a part read by
 /// a reader started at its first line finds what one reader of the whole log

@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// Duplicates are kept along a path (stanzaq-query(7), PARENT), so `*/..` repeated multiplies the
 /// nodes reached by the number of children each time. Found by the query fuzzer: a

@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// `%@` and `%s` in a `~` regular expression take their argument as an
 /// escaped literal (stanzaq-query(7), FORMAT ARGUMENTS and EXTENSIONS).

@@ -1,6 +1,8 @@
 import XCTest
 import Foundation
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// `~` filters run ICU's backtracking matcher on attribute values that come from
 /// the input: a pattern that backtracks catastrophically must end in bounded

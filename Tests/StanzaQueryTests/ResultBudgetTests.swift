@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// The results of one evaluation are bounded in bytes, counting duplicates
 /// (``EvaluationLimits/resultBytes``), and a result reached many times

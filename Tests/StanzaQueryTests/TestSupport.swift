@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// Parses `xml` and returns its only stanza (fails the test if there is not exactly one).
 func stanza(_ xml: String, defaultNamespace: String? = nil, file: StaticString = #filePath, line: UInt = #line) -> Element {

@@ -1,5 +1,7 @@
 import XCTest
 @testable import StanzaQuery
+@testable import StanzaXML
+@testable import StanzaLogs
 
 /// Text filters `<#=v>` and `<#~re>` (stanzaq-query(7), EXTENSIONS): the
 /// element's text as `#` reads it, compared as attribute filters compare.

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// A data-form subquery (stanzaq-query(7), DATA FORMS) compiled once with
 /// its query: the field name ready to compare as Monal's `field<var=%@>`
 /// filter compares it.

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 extension CompiledDataForm {
     /// Evaluates the subquery on one element, which must be a
     /// `{jabber:x:data}x` form; `nil` when the form does not qualify or has no

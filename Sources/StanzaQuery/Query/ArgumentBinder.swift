@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// Fills format specifiers from the arguments, in order across the whole
 /// query — and across several queries compiled together, each taking as many

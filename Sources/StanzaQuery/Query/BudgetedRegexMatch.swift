@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// What matching a `~` filter's expression against a value gave.
 enum RegexOutcome: Equatable {

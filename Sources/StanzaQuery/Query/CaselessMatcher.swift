@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// Tests strings for equality with a fixed string, ignoring case, giving the
 /// answers of Monal's filter: the case-insensitive ICU expression

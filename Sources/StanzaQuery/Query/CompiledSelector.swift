@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// A path segment ready to test elements: names and namespaces compared
 /// directly, filter values bound to their arguments, regexes compiled.

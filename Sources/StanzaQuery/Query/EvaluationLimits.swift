@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// The limits on the work one evaluation of a query on one element may do.
 /// Evaluation that would pass one is abandoned with an ``EvaluationError`` —

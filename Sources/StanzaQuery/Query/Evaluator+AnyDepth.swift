@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// Paths with `**` (stanzaq-query(7), EXTENSIONS): the nodes reached and all
 /// their descendants, each once, in document order.
 extension Query {

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 extension Query {
     /// Evaluates the query on `context`, handing each result to `emit` in
     /// document order until it returns `false`.

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// Tests strings for equality with a fixed string, case included: the `=`
 /// filters of a query compiled with ``QueryOptions/caseSensitive``. Like
 /// ``CaselessMatcher``, a value that ends in one line terminator more equals.

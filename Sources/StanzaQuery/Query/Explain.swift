@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 extension QuerySyntax {
     /// The query as a readable outline, one step per line (`stanzaq --explain`):
     ///

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// How a query is compiled, beyond its text and format arguments.
 public struct QueryOptions: Equatable, Sendable {
     /// `=` and `~` filters compare case (`stanzaq --case-sensitive`). Monal

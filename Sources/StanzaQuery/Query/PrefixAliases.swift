@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// The prefixes a query's prefixed names may use without the stanza binding
 /// them (`stanzaq --ns PREFIX=URI`, xmlstarlet's `-N`): applied when the query
 /// is compiled, they take precedence over the stanza's own bindings.

@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// A compiled query of the Monal/Prosody path language (stanzaq-query(7)).
 ///

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// A query that cannot be compiled: a syntax error, a misplaced conversion,
 /// an invalid regular expression, format arguments that do not fit.
 public struct QueryError: Error, Equatable, CustomStringConvertible {

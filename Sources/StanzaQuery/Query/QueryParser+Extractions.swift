@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// Extractions (`@`, `@@`, `#`, `$`, data forms) and conversions (`|int`…).
 extension QueryParser {
     // MARK: Extraction and conversion

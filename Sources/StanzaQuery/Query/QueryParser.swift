@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// Recursive-descent parser from query text to ``QuerySyntax`` (stanzaq-query(7), GRAMMAR).
 ///
 /// ```

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// The tokenizer of the query language: a cursor over the query's Unicode
 /// scalars that reads one lexeme at a time (a name, a braced namespace, a
 /// filter value…). The language is context-sensitive — `}` ends a namespace,

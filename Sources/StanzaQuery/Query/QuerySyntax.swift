@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// The parsed form of a query (stanzaq-query(7), GRAMMAR), before format arguments are bound.
 ///
 /// Columns are 1-based positions in the query text, counted in Unicode scalars;

@@ -1,4 +1,10 @@
 import Foundation
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// The hint for a query that failed to parse and looks like XPath, which
 /// people reach for first (`//message[@type="chat"]/body`, `body/text()`):

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 extension String {
     /// The string with its control characters written visibly, for a message or a
     /// prefix that must stay one line and cannot be forged: a value or a file name

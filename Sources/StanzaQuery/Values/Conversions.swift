@@ -5,6 +5,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 extension Conversion {
     /// Applies the conversion to an extracted string (stanzaq-query(7),

@@ -1,4 +1,10 @@
 import FoundationEssentials
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// An instant with microsecond precision, as read from an XEP-0082 DateTime.
 ///

@@ -1,3 +1,10 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
+
 /// Appends JSON text to a byte buffer: compact, keys in the order given, no
 /// trailing newline. Strings keep non-ASCII characters as UTF-8.
 public enum JSONWriter {

@@ -1,4 +1,10 @@
 import FoundationEssentials
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+#if canImport(StanzaLogs)
+import StanzaLogs
+#endif
 
 /// One result of a query (stanzaq-query(7), EXTRACTIONS, CONVERSIONS, DATA FORMS).
 public enum QueryValue {

@@ -1,0 +1,81 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// ejabberd's log. The XMPP library ejabberd uses (processone/xmpp,
+/// src/xmpp_socket.erl) logs every read and write of a stream:
+/// `?dbg("(~s) Send XML on stream = ~p", [pp(SocketData), Data])` in `send/2`
+/// and `send_xml/2`, `?dbg("(~s) Received XML on stream = ~p", …)` in `parse/2`,
+/// where `pp/1` is `"~s|~w"` of the transport and the receiving process
+/// (`tls|<0.1234.0>`). ejabberd's logger (src/ejabberd_logger.erl,
+/// `file_template/0`) writes `TIME [LEVEL] PID MESSAGE`, with `~p` wrapping a
+/// long term onto further lines. Older ejabberd (ejabberd_receiver.erl) wrote
+/// the same message without the `(…)` part; its session is then the process id.
+final class EjabberdLogParser: LogLineParser {
+    private var decoder = ErlangTermDecoder()
+
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.firstRange(of: " XML on stream = ") != nil
+    }
+
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        // `~p` indents the lines a term is wrapped onto: a line that is not indented
+        // ends a term left open (a log cut or garbled), and is read as itself.
+        if decoder.isInsideTerm && line.count > 0 && isXMLSpace(line[0]) {
+            let (bytes, _) = decoder.decode(line, from: 0)
+            return ParsedLine(kind: .more, payload: line.skippingBlanks(from: 0)..<line.count, decoded: bytes)
+        }
+        decoder.start()
+        guard let marker = line.firstRange(of: " XML on stream = ") else { return .text }
+        var header = RecordHeader()
+        if marker.lowerBound >= 8, line.has("Received", at: marker.lowerBound - 8) {
+            header.direction = .incoming
+        } else if marker.lowerBound >= 4, line.has("Send", at: marker.lowerBound - 4) {
+            header.direction = .outgoing
+        } else {
+            return .text
+        }
+        header.session = Self.session(line, before: marker.lowerBound)
+        if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
+        header.shape = .stream
+        decoder.start()
+        let (bytes, _) = decoder.decode(line, from: marker.upperBound)
+        return ParsedLine(record: header, payload: marker.upperBound..<line.count, decoded: bytes)
+    }
+
+    /// The `(tls|<0.1234.0>)` before the message, or else the first process id on the line.
+    private static func session(_ line: UnsafeBufferPointer<UInt8>, before marker: Int) -> String? {
+        var close = marker - 1
+        while close > 0, line[close] != 0x29 && line[close] != 0x20 { close -= 1 }   // back over "Received"/"Send"
+        while close > 0, line[close] == 0x20 { close -= 1 }
+        if close > 0, line[close] == 0x29 {
+            var depth = 0, open = close
+            while open >= 0 {
+                if line[open] == 0x29 { depth += 1 } else if line[open] == 0x28 { depth -= 1; if depth == 0 { break } }
+                open -= 1
+            }
+            if open >= 0 { return line.string((open + 1)..<close) }
+        }
+        var index = 0
+        while let start = line.firstIndex(of: 0x3C, from: index), start < marker {
+            if start + 1 < line.count, isASCIIDigit(line[start + 1]), let end = line.firstIndex(of: 0x3E, from: start), end < marker {
+                return line.string(start..<(end + 1))
+            }
+            index = start + 1
+        }
+        return nil
+    }
+}
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let ejabberd = LogFormat(EjabberdLogParser.self)
+}
+
+extension EjabberdLogParser: LogFormatDefinition {
+    static let name = "ejabberd"
+    static let detectionRank: Int? = 1
+    static func makeParser() -> any LogLineParser { EjabberdLogParser() }
+    static let mayBeCut = false
+}

@@ -1,0 +1,72 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// Lines of any other format: the data of a line runs from its first tag that
+/// looks like XMPP's to its last `>`, and a line without one continues a
+/// stanza left open. One stream, no direction.
+///
+/// A tag looks like XMPP's when it is `<message`, `<iq`, `<presence`, a stream's
+/// header, an XML declaration, or any element whose start tag has an attribute
+/// (`<r xmlns='urn:xmpp:sm:3'/>`): `<b>` or `<tag>` in a sentence stays text.
+final class GenericLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
+    private static let header: RecordHeader = {
+        var header = RecordHeader()
+        header.separatedByLineBreaks = true
+        return header
+    }()
+
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        let end = line.contentEnd
+        var start = 0
+        while let open = line.firstIndex(of: 0x3C, from: start), open < end {
+            if Self.looksLikeXMPP(line, at: open, end: end) {
+                // Up to the last `>`, or to the end when the line ends inside a tag.
+                var close = end
+                while close > open, line[close - 1] != 0x3E && line[close - 1] != 0x3C { close -= 1 }
+                if close == open || line[close - 1] == 0x3C { close = end }
+                // Text after the last tag belongs to the stanza when it is left open:
+                // the reader takes the whole line as more of it.
+                return ParsedLine(maybeMoreElseRecord: Self.header, data: open..<close, payload: 0..<end)
+            }
+            start = open + 1
+        }
+        return ParsedLine(kind: .maybeMore, payload: 0..<end)
+    }
+
+    private static func looksLikeXMPP(_ line: UnsafeBufferPointer<UInt8>, at open: Int, end: Int) -> Bool {
+        guard open + 1 < end else { return false }
+        if line.has("<?xml", at: open) || line.has("<stream:stream", at: open) { return true }
+        for name in ["<message" as StaticString, "<iq", "<presence"] where line.has(name, at: open) {
+            let after = open + name.utf8CodeUnitCount
+            if after == end || line[after] == 0x20 || line[after] == 0x3E || line[after] == 0x2F { return true }
+        }
+        guard isASCIILetter(line[open + 1]) || line[open + 1] == 0x5F else { return false }
+        // A name, blanks, then an attribute's name and `=`.
+        var index = open + 1
+        while index < end, line[index] != 0x20 && line[index] != 0x3E && line[index] != 0x2F && line[index] != 0x3C { index += 1 }
+        guard index < end, line[index] == 0x20 else { return false }
+        index = line.skippingBlanks(from: index)
+        let attributeStart = index
+        while index < end, isASCIILetter(line[index]) || isASCIIDigit(line[index]) || line[index] == 0x3A || line[index] == 0x2D || line[index] == 0x5F {
+            index += 1
+        }
+        return index > attributeStart && index + 1 < end && line[index] == 0x3D && (line[index + 1] == 0x27 || line[index + 1] == 0x22)
+    }
+}
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let generic = LogFormat(GenericLogParser.self)
+}
+
+extension GenericLogParser: LogFormatDefinition {
+    static let name = "generic"
+    static let detectionRank: Int? = nil
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { true }
+    static func makeParser() -> any LogLineParser { GenericLogParser() }
+}

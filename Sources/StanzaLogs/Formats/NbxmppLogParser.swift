@@ -1,0 +1,53 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// nbxmpp's log, as Gajim writes it with `--verbose`. python-nbxmpp's
+/// nbxmpp/connection.py logs what it sends and receives in `_log_stanza`:
+/// `"::::: DATA %s ::::\n\n%s\n"` with `SENT` or `RECEIVED`, at level INFO,
+/// through a LogAdapter (nbxmpp/util.py) that puts the connection's context
+/// first: `(account) ::::: DATA SENT ::::`. Gajim's formatter
+/// (gajim/common/logging_helpers.py) writes `TIME (I) LOGGER | MESSAGE`. The
+/// data follows on the lines after the marker, after a blank line.
+final class NbxmppLogParser: LogLineParser {
+    /// It keeps nothing from one line to the next.
+    var isAtRest: Bool { true }
+
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.firstRange(of: "::::: DATA ") != nil
+    }
+
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        guard let marker = line.firstRange(of: "::::: DATA ") else {
+            return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
+        }
+        var header = RecordHeader()
+        if line.has("SENT", at: marker.upperBound) { header.direction = .outgoing }
+        else if line.has("RECEIVED", at: marker.upperBound) { header.direction = .incoming }
+        else { return .text }
+        // The context: "(account) " just before the marker.
+        var close = marker.lowerBound - 1
+        while close > 0, line[close] == 0x20 { close -= 1 }
+        if close > 0, line[close] == 0x29 {
+            var open = close - 1
+            while open >= 0, line[open] != 0x28 { open -= 1 }
+            if open >= 0 { header.session = line.string((open + 1)..<close) }
+        }
+        if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: line.contentEnd..<line.contentEnd)
+    }
+}
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let nbxmpp = LogFormat(NbxmppLogParser.self)
+}
+
+extension NbxmppLogParser: LogFormatDefinition {
+    static let name = "nbxmpp"
+    static let detectionRank: Int? = 4
+    static func makeParser() -> any LogLineParser { NbxmppLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

@@ -1,0 +1,70 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// Smack's debugger. smack-core's debugger/AbstractDebugger.java writes
+/// `"SENT (" + connection.getConnectionCounter() + "): " + data` for what is
+/// written to the socket and `"RECV (…): " + data` for what is read, through
+/// `log(String)`: ConsoleDebugger/SimpleAbstractDebugger put the time first
+/// (`HH:mm:ss.S `), smack-android's AndroidDebugger sends it to logcat
+/// (`Log.d("SMACK", …)`), JulDebugger to java.util.logging. The data is what
+/// the socket carried (a read may end inside a stanza, and a message with
+/// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
+final class SmackLogParser: LogLineParser {
+    /// At rest when it keeps no logcat tag: a line after a logcat record may
+    /// continue it, which a parser started on that line could not know.
+    var isAtRest: Bool { tag == nil }
+
+    /// The logcat tag of the last record: a line of another tag is not its continuation.
+    private var tag: [UInt8]?
+
+    static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        marker(line) != nil
+    }
+
+    func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        let logcat = LogcatPrefix(line)
+        guard let found = Self.marker(line) else {
+            if let logcat, Array(line[logcat.tag]) != tag { return ParsedLine(kind: .unrelated, payload: 0..<0) }
+            return ParsedLine(kind: .maybeMore, payload: (logcat?.message ?? 0)..<line.contentEnd)
+        }
+        tag = logcat.map { Array(line[$0.tag]) }
+        var header = RecordHeader()
+        header.direction = found.direction
+        header.setSession(line, found.counter)
+        if let time = logcat?.time ?? leadingTimestamp(in: line) { header.setTime(line, time) }
+        return ParsedLine(record: header, payload: found.payload..<line.contentEnd)
+    }
+
+    /// `SENT (N): ` or `RECV (N): `.
+    private static func marker(_ line: UnsafeBufferPointer<UInt8>) -> (direction: LogDirection, counter: Range<Int>, payload: Int)? {
+        var from = 0
+        while let open = line.firstRange(of: " (", from: from) {
+            from = open.upperBound
+            guard open.lowerBound >= 4 else { continue }
+            let direction: LogDirection
+            if line.has("SENT", at: open.lowerBound - 4) { direction = .outgoing }
+            else if line.has("RECV", at: open.lowerBound - 4) { direction = .incoming }
+            else { continue }
+            var index = open.upperBound
+            while index < line.count, isASCIIDigit(line[index]) { index += 1 }
+            guard index > open.upperBound, line.has("): ", at: index) || (line.has("):", at: index) && index + 2 == line.contentEnd) else { continue }
+            return (direction, open.upperBound..<index, min(index + 3, line.contentEnd))
+        }
+        return nil
+    }
+}
+
+// MARK: - The format
+
+extension LogFormat {
+    public static let smack = LogFormat(SmackLogParser.self)
+}
+
+extension SmackLogParser: LogFormatDefinition {
+    static let name = "smack"
+    static let detectionRank: Int? = 2
+    static func makeParser() -> any LogLineParser { SmackLogParser() }
+    static let streamNamespace: StaticString? = "jabber:client"
+    static let learnsRecordPrefix = true
+}

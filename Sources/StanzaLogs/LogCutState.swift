@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// What a log reader did that depends on the whole stanzas logged before: the
+/// channels it made, the whole stanzas it noted, and what became of each start
+/// tag logged alone (``LogReader/recordsCuts``).
+public struct LogCutLog: Sendable {
+    /// (A tag is a range of `tags`: one buffer for all, not an array each.)
+    enum Operation: Sendable {
+        case made(LogReader.ChannelKey)
+        case whole(LogReader.ChannelKey, Range<Int>)
+        case startTag(LogReader.ChannelKey, Range<Int>, StartTagOutcome)
+    }
+
+    /// Why a start tag logged alone was or was not reported.
+    enum StartTagOutcome: Sendable {
+        /// The whole stanza logged last is its.
+        case lastWhole
+        /// Its channel remembered its whole stanza.
+        case remembered
+        /// Neither: it waits for its stanza, or is reported.
+        case neither
+    }
+
+    var operations: [Operation] = []
+    var tags: [UInt8] = []
+    /// The record prefix the reader learned from its first record (``RecordPrefix``):
+    /// a reader started mid-log learns it from its part's first record, which the
+    /// reader of the whole log may read as text.
+    var recordPrefix: RecordPrefix?
+
+    /// Keeps `tag`: its range in `tags`.
+    mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        let start = tags.count
+        tags.append(contentsOf: tag)
+        return start..<tags.count
+    }
+
+    public init() {}
+}
+
+/// What the reader of a whole log remembers of the whole stanzas it read, to
+/// tell which start tags logged alone they account for: its channels, the last
+/// whole stanza, and each channel's recent ones — the only state a reader at a
+/// clean cut (``LogReader/isAtCleanCut``) has that a reader started there lacks.
+///
+/// A parallel search applies the ``LogCutLog`` of each part of a log, in order:
+/// a part whose start tags fare otherwise here than in its own reader (started
+/// afresh at the part) was not read as the reader of the whole log reads it.
+public final class LogCutState {
+    /// The channels made, each with its recent whole stanzas' top tags: looked
+    /// through in place (a log interleaves a few sessions; hashing a key for every
+    /// operation cost most of this check, callgrind).
+    private var keys: [LogReader.ChannelKey] = []
+    private var recent: [RecentTopTags] = []
+    /// The last whole stanza's channel (an index of `keys`) and top tag (a range
+    /// of `lastWholeTags`, a part's log's tags: not copied).
+    private var lastWhole: (channel: Int, range: Range<Int>)?
+    private var lastWholeTags: [UInt8] = []
+    /// The record prefix of the whole log: the first part's that learned one.
+    private var recordPrefix: RecordPrefix?
+
+    public init() {}
+
+    private func index(of key: LogReader.ChannelKey) -> Int? {
+        keys.withUnsafeBufferPointer { keys in
+            for index in keys.indices.reversed() where keys[index].direction == key.direction && keys[index].session == key.session {
+                return index
+            }
+            return nil
+        }
+    }
+
+    /// Applies what the reader of the next part did: whether its start tags
+    /// fared as they do in the reader of the whole log. (No channel was forgotten:
+    /// the log has at most as many channels as a reader keeps.)
+    public func apply(_ log: LogCutLog) -> Bool {
+        if let learned = log.recordPrefix {
+            if let recordPrefix, recordPrefix != learned { return false }
+            recordPrefix = learned
+        }
+        for operation in log.operations {
+            switch operation {
+            case .made(let key):
+                if index(of: key) == nil {
+                    keys.append(key)
+                    recent.append(RecentTopTags())
+                    if keys.count > LogReader.channelLimit { return false }
+                }
+            case .whole(let key, let range):
+                // (A whole stanza's channel was made before it: by the part's reader, or by an earlier one.)
+                guard let channel = index(of: key) else { return false }
+                if let previous = lastWhole {
+                    lastWholeTags.withUnsafeBufferPointer { recent[previous.channel].remember(UnsafeBufferPointer(rebasing: $0[previous.range])) }
+                }
+                lastWhole = (channel, range)
+                lastWholeTags = log.tags
+            case .startTag(let key, let range, let outcome):
+                let channel = index(of: key)
+                let here = log.tags.withUnsafeBufferPointer { tags -> LogCutLog.StartTagOutcome in
+                    let tag = UnsafeBufferPointer(rebasing: tags[range])
+                    if let last = lastWhole, last.channel == channel, last.range.count == tag.count,
+                       lastWholeTags.withUnsafeBufferPointer({ sameStartTag(UnsafeBufferPointer(rebasing: $0[last.range]), tag) }) {
+                        lastWhole = nil
+                        return .lastWhole
+                    }
+                    if let channel, recent[channel].forget(tag) { return .remembered }
+                    return .neither
+                }
+                if here != outcome { return false }
+            }
+        }
+        return true
+    }
+}
+
+extension LogReader {
+    /// Whether a reader started afresh here, mid-log (``startsMidLog``) with the
+    /// format this one reads, reads on as this one does — as long as it does not
+    /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
+    /// known and its parser holds nothing from earlier lines, no stanza is partly
+    /// read in any direction of any session (nor damage being skipped), no start
+    /// tag waits for its stanza, and every stream's namespace is the one its
+    /// records give it.
+    public var isAtCleanCut: Bool {
+        guard !isStopped, pendingLine.isEmpty, !skippingLongLine, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
+              lookahead == nil
+        else { return false }
+        for channel in channels.values where !channel.isAtRest { return false }
+        return true
+    }
+}

@@ -1,0 +1,118 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// A log format stanzaq reads (stanzaq(1), LOGS): its name (`--log=NAME`) and
+/// its ``LogFormatDefinition``, which says how to recognise, read and cut it.
+///
+/// Each format is written in a file of its own under Formats/ (its parser, its
+/// definition and its `LogFormat` constant); adding one is such a file and a
+/// line in ``registry``.
+public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, CustomStringConvertible {
+    /// Everything about the format.
+    let definition: any LogFormatDefinition.Type
+
+    init(_ definition: any LogFormatDefinition.Type) {
+        self.definition = definition
+    }
+
+    /// The formats, in the order `--help` lists them. Detection tries them in
+    /// the order of their ``LogFormatDefinition/detectionRank``.
+    static let registry: [LogFormat] = [
+        .prosody, .ejabberd, .smack, .slixmpp, .libstrophe, .nbxmpp, .gajim, .dino, .monal, .conversations,
+        .tshark, .json, .tsv, .generic,
+    ]
+
+    /// The formats in the order detection tries them: the most specific first.
+    static let detectionOrder: [LogFormat] = registry
+        .compactMap { format in format.definition.detectionRank.map { (format, $0) } }
+        .sorted { $0.1 < $1.1 }
+        .map(\.0)
+
+    public static var allCases: [LogFormat] { registry }
+
+    /// The format named `rawValue` (`--log=NAME`), if there is one.
+    public init?(rawValue: String) {
+        guard let found = Self.registry.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
+    public var rawValue: String { definition.name }
+    public var description: String { rawValue }
+
+    public static func == (first: LogFormat, second: LogFormat) -> Bool {
+        ObjectIdentifier(first.definition) == ObjectIdentifier(second.definition)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(definition))
+    }
+
+    /// Whether `line` is typical of this format.
+    func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { definition.recognises(line) }
+
+    /// A parser for this format, at the start of a log.
+    func makeParser() -> any LogLineParser { definition.makeParser() }
+
+    /// As ``LogFormatDefinition/streamNamespace``.
+    var streamNamespace: StaticString? { definition.streamNamespace }
+
+    /// As ``LogFormatDefinition/learnsRecordPrefix``.
+    var learnsRecordPrefix: Bool { definition.learnsRecordPrefix }
+
+    /// As ``LogFormatDefinition/sharesItsMarker``.
+    var sharesItsMarker: Bool { definition.sharesItsMarker }
+}
+
+// MARK: - Parts of a log read on their own
+
+extension LogFormat {
+    /// As ``LogFormatDefinition/mayBeCut``.
+    public var mayBeCut: Bool { definition.mayBeCut }
+
+    /// Whether a part of a log in this format may well start at `line` (without
+    /// its line feed), after `previous`: a line that starts a record of whole
+    /// stanzas or of stream data, as a parser with nothing before reads it — not
+    /// a start tag alone, nor a line that may continue a record — after a line
+    /// that is not a start tag alone (whose stanza may follow). A guess: the
+    /// readers of the parts check.
+    public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        let parser = makeParser()
+        switch kind(of: line, parser) {
+        case .record(let shape): if shape == .startTag { return false }
+        case .maybeMoreElseRecord: break
+        default: return false
+        }
+        if case .record(.startTag) = kind(of: previous, makeParser()) { return false }
+        return true
+    }
+
+    private enum Kind { case record(RecordShape?), maybeMoreElseRecord, other }
+
+    /// What `parser` makes of `line`, as ``LogReader`` reads it (without terminal escapes).
+    private func kind(of line: UnsafeBufferPointer<UInt8>, _ parser: any LogLineParser) -> Kind {
+        withTerminalEscapesRemoved(line) { clean in
+            let parsed = parser.parse(clean)
+            switch parsed.kind {
+            case .record: return .record(parsed.lineHeader?.shape ?? parsed.header?.shape)
+            case .maybeMoreElseRecord: return .maybeMoreElseRecord
+            default: return .other
+            }
+        }
+    }
+
+    /// The format ``LogReader`` detects in a log that starts with `bytes`
+    /// (`atEnd`: all of it), or `nil` if they do not tell it yet.
+    public static func detected(atStartOf bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> LogFormat? {
+        var detector = FormatDetector()
+        var start = 0
+        while start < bytes.count {
+            let end = bytes.firstIndex(of: 0x0A, from: start) ?? (atEnd ? bytes.count : -1)
+            if end < 0 { return nil }
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if let found = withTerminalEscapesRemoved(raw, { detector.decide(after: $0) }) { return found }
+            start = end + 1
+        }
+        return atEnd ? detector.atEnd : nil
+    }
+}
