@@ -95,8 +95,8 @@ final class LogChannel {
         if var namespace, defaultNamespace == nil {
             // (Foundation's replacing cost 51,000 instructions a header, callgrind: only where needed.)
             if namespace.utf8.contains(where: { $0 == 0x26 || $0 == 0x27 || $0 == 0x3C }) {
-                namespace = namespace.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&apos;")
-                    .replacingOccurrences(of: "<", with: "&lt;")
+                namespace = namespace.replacingLiterally("&", with: "&amp;").replacingLiterally("'", with: "&apos;")
+                    .replacingLiterally("<", with: "&lt;")
             }
             header += " xmlns='" + namespace + "'"
         }
@@ -166,7 +166,7 @@ final class LogChannel {
     private func readerDamaged(_ damage: StanzaDamage) {
         let place = logPosition(line: damage.line, column: damage.column)
         var message = mappingPositions(in: mapLineNumbers(in: damage.message), logPosition)
-        if endingRecord { message = message.replacingOccurrences(of: "(the input ends at ", with: "(the log record ends at ") }
+        if endingRecord { message = message.replacingLiterally("(the input ends at ", with: "(the log record ends at ") }
         report(LogDamage(line: place.line, column: place.column, message: message))
         if let resumed = damage.resumedAt {
             var source = current

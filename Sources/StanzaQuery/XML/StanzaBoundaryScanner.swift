@@ -174,7 +174,7 @@ public struct StreamPrologue: Equatable, Sendable {
         if starts(with: "<?xml") {
             guard let close = (i..<max(i, count - 1)).first(where: { bytes[$0] == 0x3F && bytes[$0 + 1] == 0x3E }) else { return nil }
             let declaration = String(decoding: bytes[i..<close], as: UTF8.self).lowercased()
-            if let range = declaration.range(of: "encoding") {
+            if let range = declaration.literalRange(of: "encoding") {
                 let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "'" || $0 == "\"" }
                 guard rest.hasPrefix("utf-8") || rest.hasPrefix("utf8") else { return nil }
             }

@@ -124,8 +124,8 @@ extension StanzaReader {
         let start = offset - retainedBase
         let end = min(retained.count, start + 200)
         let declaration = String(decoding: retained[start..<end], as: UTF8.self)
-        guard let close = declaration.range(of: "?>"),
-              let key = declaration.range(of: "encoding", range: declaration.startIndex..<close.lowerBound) else { return nil }
+        guard let close = declaration.literalRange(of: "?>"),
+              let key = declaration[..<close.lowerBound].literalRange(of: "encoding") else { return nil }
         let rest = declaration[key.upperBound..<close.lowerBound].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let quote = rest.first, quote == "'" || quote == "\"" else { return nil }
         let name = rest.dropFirst().prefix { $0 != quote }
@@ -144,7 +144,7 @@ extension StanzaReader {
 
     /// libxml2's "Input is not proper UTF-8, indicate encoding ! Bytes: 0xE9 0x3C …".
     func notUTF8Message(_ message: String) -> String {
-        let bytes = message.range(of: "Bytes: ").map { String(message[$0.upperBound...]) } ?? ""
+        let bytes = message.literalRange(of: "Bytes: ").map { String(message[$0.upperBound...]) } ?? ""
         let shown = bytes.split(separator: " ").prefix(4).joined(separator: " ")
         let why = declaredEncoding.map { "the XML declaration says encoding='\($0)', but XMPP is UTF-8 only" }
             ?? "XMPP is UTF-8 only"

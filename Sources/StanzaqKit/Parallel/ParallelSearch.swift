@@ -1,4 +1,3 @@
-import Foundation
 import CByteSearch
 import StanzaQuery
 import Synchronization
@@ -31,7 +30,7 @@ final class ParallelSearch: @unchecked Sendable {
     private let window: Int
 
     /// The jobs made and not yet run, and made and not yet written; guarded by `state`.
-    private let state = NSCondition()
+    private let state = Condition()
     private var toRun = JobQueue()
     private var toWrite = JobQueue()
     /// Jobs made and not yet written.
@@ -63,13 +62,9 @@ final class ParallelSearch: @unchecked Sendable {
 
     func run() throws(OutputError) {
         StanzaReader.prepareForThreads()
-        let producer = Thread { [self] in produce() }
-        producer.stackSize = 1 << 20
-        producer.start()
+        startThread(stackSize: 1 << 20) { [self] in produce() }
         for _ in 0..<threads {
-            let worker = Thread { [self] in work() }
-            worker.stackSize = 8 << 20
-            worker.start()
+            startThread(stackSize: 8 << 20) { [self] in work() }
         }
         do {
             try write()
@@ -582,7 +577,7 @@ final class SplitFile: @unchecked Sendable {
 /// was read cleanly (``LogReader/isAtCleanCut``…), and its start tags fared as
 /// in that reader. Only this check waits for the parts before; reading does not.
 final class LogCuts: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let state = LogCutState()
     /// How many parts have been kept, in order.
     private var kept = 0
@@ -596,7 +591,7 @@ final class LogCuts: @unchecked Sendable {
         while kept < index && !failed {
             if abandoned() { return false }
             // (Timed: a part before may be dropped, unwanted, without being checked.)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            condition.wait(seconds: 0.05)
         }
         guard !failed, kept == index else { return false }
         let ok = clean && log.map { state.apply($0) } ?? false
