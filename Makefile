@@ -30,7 +30,7 @@ INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 # System packages (Debian names): the C libraries stanzaq links, and the tools
 # its tests and benchmarks use (prosody and lua5.4: the differential test runs
 # Prosody's own util.stanza).
-BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev
+BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev libicu-dev
 TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
@@ -98,20 +98,25 @@ FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
-	-I Sources/CLibXML2 -I Sources/CCrypto -I Sources/CZlib -I Sources/CByteSearch/include \
-	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0)) -lxml2 -lcrypto -lz -l_FoundationICU
+	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto -I Sources/CZlib -I Sources/CByteSearch/include \
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lcrypto -lz
 
-$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/QueryFuzzer.swift
+# ICU's regular expressions (Sources/CICU), compiled with the fuzzers' sanitizers.
+$(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/QueryFuzzer.swift -o $@
+	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CICU/include $(shell pkg-config --cflags icu-i18n) -c $< -o $@
 
-$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/ReaderFuzzer.swift
+$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/ReaderFuzzer.swift -o $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/QueryFuzzer.swift -o $@
 
-$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h Fuzz/LogFuzzer.swift
+$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/ReaderFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) Fuzz/LogFuzzer.swift -o $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/ReaderFuzzer.swift -o $@
+
+$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/LogFuzzer.swift
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/LogFuzzer.swift -o $@
 
 fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer $(FUZZ_DIR)/log-fuzzer
 

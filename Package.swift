@@ -12,8 +12,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev, zlib1g-dev).
+        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev,
+        // zlib1g-dev, libicu-dev). ICU is the one libxml2 already loads: its regular expressions, through
+        // its C API, are the engine NSRegularExpression wraps.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CICUSystem", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]),
+        // ICU's regular expressions and version for Swift, with plain C types (ICU's
+        // headers stay in its .c file: see Sources/CICU/include/CICU.h).
+        .target(name: "CICU", dependencies: ["CICUSystem"]),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -22,10 +28,7 @@ let package = Package(
         .target(name: "CByteSearch"),
 
         // The language and the XML reader: no command line, no libedit.
-        // _FoundationICU is Foundation's own ICU (its regular expressions): named
-        // here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
-        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CCrypto", "CZlib", "CByteSearch"],
-                linkerSettings: [.linkedLibrary("_FoundationICU")]),
+        .target(name: "StanzaQuery", dependencies: ["CLibXML2", "CICU", "CCrypto", "CZlib", "CByteSearch"]),
 
         // What the command line does, without the process: search options, the search
         // loop, one sink per kind of output, diagnostics, the REPL's commands.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Fills format specifiers from the arguments, in order across the whole
 /// query — and across several queries compiled together, each taking as many
 /// as it has specifiers — once at compile time (stanzaq-query(7), FORMAT
@@ -36,7 +34,7 @@ struct ArgumentBinder {
     /// says whatever the argument holds (a stanzaq extension: Monal pastes the
     /// raw argument into the pattern).
     mutating func bindPattern(_ parts: [QuerySyntax.ValuePart]) throws(QueryError) -> String {
-        try bind(parts) { NSRegularExpression.escapedPattern(for: $0) }
+        try bind(parts) { ICURegex.escapedPattern(for: $0) }
     }
 
     private mutating func bind(_ parts: [QuerySyntax.ValuePart], quoting: (String) -> String) throws(QueryError) -> String {

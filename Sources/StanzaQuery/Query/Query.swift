@@ -1,5 +1,3 @@
-import Foundation
-
 /// A compiled query of the Monal/Prosody path language (stanzaq-query(7)).
 ///
 /// Compile once, then evaluate on as many elements as you like: parsing,
@@ -48,7 +46,6 @@ public final class Query {
         self.options = options
         if !options.extensions { try syntax.rejectExtensions() }
         let aliases = PrefixAliases(options.namespaces)
-        let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var steps: [Step] = []
         for (index, step) in syntax.steps.enumerated() {
             switch step {
@@ -67,12 +64,11 @@ public final class Query {
                         filters.append(.init(subject: aliases.resolve(filter.subject), test: test))
                     case .matches(let parts, let column):
                         let pattern = try binder.bindPattern(parts)
-                        do {
-                            let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                            filters.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches(), RegexAnswers())))
-                        } catch {
+                        guard let regex = ICURegex(pattern, caseInsensitive: !options.caseSensitive) else {
                             throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: syntax.text)
                         }
+                        filters.append(.init(subject: aliases.resolve(filter.subject),
+                                             test: .matches(regex.makeMatcher(), AbandonedMatches(), RegexAnswers())))
                     }
                 }
                 let compiled = CompiledSelector(syntax: selector, namespace: aliases.resolve(selector.namespace), filters: filters)
