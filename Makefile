@@ -10,6 +10,8 @@
 #   make install   the binary (stripped), the man pages and the shell completions
 #                  (bash, zsh, fish) under $(DESTDIR)$(PREFIX)
 #   make install-debug   the same with the binary's symbols kept
+#   make deb       a Debian package of the release binary, stanzaq_VERSION-1_ARCH.deb
+#                  here: apt install ./stanzaq_*.deb (make deb-lint: lintian on it)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
@@ -31,12 +33,14 @@ INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 # its tests and benchmarks use (prosody and lua5.4: the differential test runs
 # Prosody's own util.stanza).
 BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev libicu-dev
-TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel
+TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev
+# make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; make deb-lint: lintian.
+DEB_PACKAGES   = dpkg-dev
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps test-deps bench-deps build demo check test bench install install-debug install-files uninstall clean fuzz fuzz-quick fuzz-build fuzz-seeds fixtures
+.PHONY: all deps test-deps bench-deps deb-deps deb deb-lint build demo check test bench install install-debug install-files uninstall clean fuzz fuzz-quick fuzz-build fuzz-seeds fixtures
 
 all: build
 
@@ -57,6 +61,9 @@ test-deps: deps
 
 bench-deps: deps
 	$(call install_missing,$(BENCH_PACKAGES))
+
+deb-deps: deps
+	$(call install_missing,$(DEB_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product stanzaq
@@ -163,6 +170,19 @@ install-files:
 	$(BINARY) --generate-completion-script zsh > $(ZSHCOMPDIR)/_stanzaq
 	$(BINARY) --generate-completion-script fish > $(FISHCOMPDIR)/stanzaq.fish
 	chmod 644 $(BASHCOMPDIR)/stanzaq $(ZSHCOMPDIR)/_stanzaq $(FISHCOMPDIR)/stanzaq.fish
+
+# The Debian package (packaging/deb/make-deb.sh): the release binary stripped,
+# the man pages gzipped, the completions where Debian's shells read them, a
+# DEP-5 copyright file, Depends from dpkg-shlibdeps. It replaces any earlier
+# stanzaq_*.deb here, so that `apt install ./stanzaq_*.deb` names one package.
+# DEB_MAINTAINER='Name <address>' sets the maintainer (a placeholder by default).
+deb: deb-deps build
+	rm -f stanzaq_*.deb
+	packaging/deb/make-deb.sh $(RELEASE) $(CURDIR)
+
+deb-lint: deb
+	$(call install_missing,lintian)
+	lintian --fail-on error,warning --info stanzaq_*.deb
 
 uninstall:
 	rm -f $(BINDIR)/stanzaq $(MANDIR)/man1/stanzaq.1 $(MANDIR)/man7/stanzaq-query.7 \
