@@ -105,25 +105,31 @@ FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
 FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
-	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto -I Sources/CZlib -I Sources/CByteSearch/include \
-	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lcrypto -lz
+	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lz
 
-# ICU's regular expressions (Sources/CICU), compiled with the fuzzers' sanitizers.
+# The C of Sources/CICU (ICU's regular expressions) and Sources/CCrypto
+# (SHA-256), compiled with the fuzzers' sanitizers.
+FUZZ_C_OBJECTS = $(FUZZ_DIR)/CICU.o $(FUZZ_DIR)/CCrypto.o
 $(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 	@mkdir -p $(FUZZ_DIR)
-	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CICU/include $(shell pkg-config --cflags icu-i18n) -c $< -o $@
+	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CICU/include $(shell pkg-config --cflags icu-uc) -c $< -o $@
 
-$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/QueryFuzzer.swift
+$(FUZZ_DIR)/CCrypto.o: Sources/CCrypto/CCrypto.c Sources/CCrypto/include/CCrypto.h
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/QueryFuzzer.swift -o $@
+	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CCrypto/include -c $< -o $@
 
-$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/ReaderFuzzer.swift
+$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/ReaderFuzzer.swift -o $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/QueryFuzzer.swift -o $@
 
-$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_DIR)/CICU.o Fuzz/LogFuzzer.swift
+$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/ReaderFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_DIR)/CICU.o Fuzz/LogFuzzer.swift -o $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/ReaderFuzzer.swift -o $@
+
+$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift
+	@mkdir -p $(FUZZ_DIR)
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift -o $@
 
 fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer $(FUZZ_DIR)/log-fuzzer
 

@@ -16,12 +16,15 @@ let package = Package(
         // zlib1g-dev, libicu-dev). ICU is the one libxml2 already loads: its regular expressions, through
         // its C API, are the engine NSRegularExpression wraps.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CICUSystem", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]),
+        .systemLibrary(name: "CICUSystem", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]),
         // ICU's regular expressions and version for Swift, with plain C types (ICU's
         // headers stay in its .c file: see Sources/CICU/include/CICU.h).
-        .target(name: "CICU", dependencies: ["CICUSystem"]),
+        // On Linux libicui18n is loaded on first use (see Sources/CICU/CICU.c); elsewhere it is linked.
+        .target(name: "CICU", dependencies: ["CICUSystem"],
+                linkerSettings: [.linkedLibrary("icui18n", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))]),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SHA-256: OpenSSL's libcrypto on Linux (libssl-dev; loaded on first use), CommonCrypto on Apple's systems.
+        .target(name: "CCrypto"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Byte searches sixteen bytes at a time, for the stanza boundary scanner.

@@ -53,6 +53,27 @@ mkdir -p "$work/src/debian"
 printf 'Source: stanzaq\n\nPackage: stanzaq\nArchitecture: any\n' > "$work/src/debian/control"
 depends=$(cd "$work/src" && dpkg-shlibdeps -O -e"$pkg/usr/bin/stanzaq" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "make-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# The libraries stanzaq loads with dlopen when first needed (libicui18n.so.72,
+# libcrypto.so.3: their sonames are strings in the binary), which
+# dpkg-shlibdeps cannot see: what their packages' shlibs files say they need.
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+needed=$(objdump -p "$binary" | awk '$1 == "NEEDED" { print $2 }')
+for soname in $(strings -n 6 "$binary" | grep -E '^lib[A-Za-z0-9_+-]+\.so\.[0-9]+$' | LC_ALL=C sort -u); do
+    printf '%s\n' "$needed" | grep -qxF "$soname" && continue
+    package=
+    for directory in /usr/lib/$multiarch /lib/$multiarch; do
+        [ -e "$directory/$soname" ] || continue
+        package=$(dpkg-query -S "$directory/$soname" 2>/dev/null | sed -n '1s/:.*//p')
+        [ -n "$package" ] && break
+    done
+    [ -n "$package" ] || { echo "make-deb: no package has $soname, which stanzaq loads" >&2; exit 1; }
+    shlibs=$(dpkg-query --control-path "$package" shlibs 2>/dev/null || true)
+    dependency=$([ -n "$shlibs" ] && awk -v name="${soname%%.so.*}" -v version="${soname##*.so.}" \
+        '$1 == name && $2 == version { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$shlibs")
+    depends="$depends, ${dependency:-$package}"
+done
+# Each once, in order.
+depends=$(printf '%s\n' "$depends" | sed 's/, /\n/g' | awk '!seen[$0]++' | paste -sd, - | sed 's/,/, /g')
 
 size=$(du -sk --apparent-size "$pkg/usr" | cut -f1)
 cat > "$pkg/DEBIAN/control" <<CONTROL
