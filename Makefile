@@ -104,7 +104,7 @@ SHARED             ?= ../shared
 FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
 LIBRARY_SOURCES     = $(shell find Sources/StanzaQuery -name '*.swift' | sort)
-FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz \
+FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz -package-name stanzaq \
 	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lz
 
