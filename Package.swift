@@ -12,10 +12,19 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev, zlib1g-dev).
+        // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev,
+        // zlib1g-dev, libicu-dev). ICU is the one libxml2 already loads: its regular expressions, through
+        // its C API, are the engine NSRegularExpression wraps.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CICUSystem", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]),
+        // ICU's regular expressions and version for Swift, with plain C types (ICU's
+        // headers stay in its .c file: see Sources/CICU/include/CICU.h).
+        // On Linux libicui18n is loaded on first use (see Sources/CICU/CICU.c); elsewhere it is linked.
+        .target(name: "CICU", dependencies: ["CICUSystem"],
+                linkerSettings: [.linkedLibrary("icui18n", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))]),
         .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // SHA-256: OpenSSL's libcrypto on Linux (libssl-dev; loaded on first use), CommonCrypto on Apple's systems.
+        .target(name: "CCrypto"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Byte searches sixteen bytes at a time, for the stanza boundary scanner.
@@ -30,10 +39,8 @@ let package = Package(
         .target(name: "StanzaLogs", dependencies: ["StanzaXML", "CByteSearch"]),
 
         // The query language (and the library's one module: it re-exports the
-        // readers). _FoundationICU is Foundation's own ICU (its regular expressions):
-        // named here for its u_getVersion (stanzaq --version), which Foundation does not link for us.
-        .target(name: "StanzaQuery", dependencies: ["StanzaXML", "StanzaLogs", "CLibXML2", "CCrypto"],
-                linkerSettings: [.linkedLibrary("_FoundationICU")]),
+        // readers); regular expressions and case folding through the system's ICU.
+        .target(name: "StanzaQuery", dependencies: ["StanzaXML", "StanzaLogs", "CLibXML2", "CICU", "CCrypto"]),
 
         // What the command line does, without the process: search options, the search
         // loop, one sink per kind of output, diagnostics, the REPL's commands.

@@ -8,13 +8,20 @@ command prints with the default threads exactly what it prints with --threads 1
 (stdout, stderr, exit status), prints a table and writes it to
 benchmarks/RESULTS.md with the machine and the commands. Ratios compare with the
 floor measured in the same run.
+
+Start-up and size (issue 32): stanzaq and xmllint on one small stanza from
+standard input (300 runs each, in turn; see spawn_medians), the stripped release binary's size,
+the ICUs it loads (ldd) and whether it carries Foundation's ICU data, each with
+its goal. BENCH_ONLY=startup runs that part alone (seconds, not minutes).
 """
 import glob
 import hashlib
 import json
 import os
 import platform
+import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -159,8 +166,74 @@ def peak_rss_mib(command):
     return int(result.stderr.strip().splitlines()[-1]) / 1024
 
 
+# One small stanza, as a shell loop hands stanzaq one at a time.
+ONE_STANZA = ("<message xmlns='jabber:client' from='romeo@montague.lit/orchard' to='juliet@capulet.lit' "
+              "type='chat' id='m1'><body>Art thou not Romeo, and a Montague?</body></message>\n")
+STARTUP_GOAL = 2.0      # stanzaq's start-up / xmllint's, at most
+STRIPPED_GOAL_MB = 20   # the stripped release binary, at most
+
+
+def spawn_medians(commands, stdin_path, runs, warmup=20):
+    """Median wall time of each command (argv), from posix_spawn to its exit, with
+    standard input from `stdin_path` and output to /dev/null; the commands run in
+    turn, round after round (see interleaved). No shell: hyperfine can only
+    redirect standard input through one, and cannot subtract a shell's start
+    precisely from runs of a few milliseconds."""
+    times = [[] for _ in commands]
+    for round_ in range(warmup + runs):
+        for turn in range(len(commands)):
+            index = (turn + round_) % len(commands)
+            argv = commands[index]
+            source = os.open(stdin_path, os.O_RDONLY)
+            null = os.open(os.devnull, os.O_WRONLY)
+            start = time.perf_counter()
+            pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=[
+                (os.POSIX_SPAWN_DUP2, source, 0), (os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)])
+            os.waitpid(pid, 0)
+            elapsed = time.perf_counter() - start
+            os.close(source)
+            os.close(null)
+            if round_ >= warmup:
+                times[index].append(elapsed)
+    return [statistics.median(t) for t in times]
+
+
+def startup_and_size():
+    """The start-up and size lines, with their goals (issue 32)."""
+    os.makedirs(DATA, exist_ok=True)
+    stanza = os.path.join(DATA, "one-stanza.xml")
+    with open(stanza, "w") as out:
+        out.write(ONE_STANZA)
+    stanzaq_s, xmllint_s = spawn_medians([[BIN, "/@id"], [shutil.which("xmllint"), "--noout", "-"]], stanza, 300)
+    ratio = stanzaq_s / xmllint_s
+    with tempfile.TemporaryDirectory() as scratch:
+        stripped = os.path.join(scratch, "stanzaq")
+        shutil.copy(BIN, stripped)
+        subprocess.run(["strip", stripped], check=True)
+        stripped_mb = os.path.getsize(stripped) / 1e6
+    unstripped_mb = os.path.getsize(BIN) / 1e6
+    icus = sorted(set(re.findall(r"(libicu\w+\.so\.[0-9]+)", sh(f"ldd {BIN}"))))
+    with open(BIN, "rb") as binary:
+        foundation_icu_data = b"icudt" in binary.read()
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+    return [
+        f"| start-up on one small stanza from stdin: stanzaq /@id, median | {stanzaq_s * 1000:.2f} ms |",
+        f"| start-up on one small stanza from stdin: xmllint --noout -, median | {xmllint_s * 1000:.2f} ms |",
+        f"| start-up, stanzaq / xmllint (goal <= {STARTUP_GOAL:g}: {verdict(ratio <= STARTUP_GOAL)}) | {ratio:.2f} |",
+        f"| release binary, stripped (goal <= {STRIPPED_GOAL_MB} MB: {verdict(stripped_mb <= STRIPPED_GOAL_MB)}) "
+        f"| {stripped_mb:.1f} MB ({unstripped_mb:.1f} MB with symbols) |",
+        f"| ICU libraries loaded (ldd; goal: one ICU) | {', '.join(icus) or 'none'} |",
+        f"| Foundation's ICU data in the binary (icudt; goal: none) | {'yes' if foundation_icu_data else 'none'} |",
+    ]
+
+
 def main():
     subprocess.run(["make", "-s", "-C", ROOT, "build"], check=True)
+    if os.environ.get("BENCH_ONLY") == "startup":
+        print("\n".join(["| start-up and size | value |", "|---|---:|"] + startup_and_size()))
+        return
     big, small = make_input(BIG_MB), make_input(20)
     size = os.path.getsize(big) / 1e6
     files = make_files(BIG_MB / 10)
@@ -196,6 +269,7 @@ def main():
 
     stanza = os.path.join(ROOT, "examples/message-delay.xml")
     startup = hyperfine([f"{BIN} /@id {stanza}", f"xmllint --noout {stanza}"], 30, warmup=3)
+    lean = startup_and_size()
 
     rows = ["| command | median s | MB/s | peak RSS 20 MB | peak RSS %.0f MB | throughput vs floor |" % size,
             "|---|---:|---:|---:|---:|---:|"]
@@ -226,6 +300,7 @@ def main():
               + ("yes" if not differing else "NO: " + ", ".join(differing)) + " |",
               f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
+    lines += ["", "| start-up and size | value |", "|---|---:|"] + lean
     lines += ["", "| log benchmark | value |", "|---|---:|",
               f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",
               f"| stanzaq body# on the same stanzas as XML ({log_xml_size:.0f} MB), median | {log_medians[1]:.3f} s ({log_xml_size / log_medians[1]:.1f} MB/s) |",
@@ -266,6 +341,9 @@ Commands (output to /dev/null):
 {commands}
 {many}
 - single small stanza: `stanzaq /@id examples/message-delay.xml` and `xmllint --noout examples/message-delay.xml` (30 runs)
+- start-up: `stanzaq /@id < ONE` and `xmllint --noout - < ONE`, each started with posix_spawn (no shell) and
+  timed to its exit, in turn, 300 runs after 20 warm-up runs; ONE is a single chat message of 160 bytes; the
+  size is that of the release binary after `strip`
 - log: `stanzaq body# LOG` and `stanzaq body# LOG-STANZAS.xml` (and both with `--threads 1`), where LOG is a Prosody debug log of the corpus's
   stanzas written by benchmarks/make-log.py (RECV/SEND lines, their start-tag lines, other text) and
   LOG-STANZAS.xml the same stanzas as one stream

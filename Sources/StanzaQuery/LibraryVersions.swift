@@ -1,6 +1,5 @@
-import _FoundationICU
+import CICU
 import CLibXML2
-import Foundation
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -10,7 +9,7 @@ import StanzaLogs
 
 /// The versions of the libraries whose behaviour shows in results and messages,
 /// for bug reports (`stanzaq --version`): libxml2 writes the texts of XML errors,
-/// ICU (Foundation's) runs regular expressions and case folding.
+/// the system's ICU runs regular expressions and case folding.
 public enum LibraryVersions {
     /// libxml2's version in use, from the library itself (`xmlParserVersion`,
     /// e.g. `20914` for 2.9.14), with the version of the headers stanzaq was built
@@ -21,14 +20,17 @@ public enum LibraryVersions {
         return running == built ? running : "\(running) (built with \(built))"
     }
 
-    /// The version of the ICU that Foundation uses (its `u_getVersion`), e.g. `74.1`.
+    /// The version of the system's ICU in use (its `u_getVersion`), e.g. `72.1`,
+    /// with the version of the headers stanzaq was built with when they differ.
     public static var icu: String {
         var version: [UInt8] = [0, 0, 0, 0]
-        swift_u_getVersion(&version)
+        stanzaq_icu_version(&version)
         // ICU prints its versions without trailing zero parts, at least major.minor.
         var parts = version
         while parts.count > 2, parts.last == 0 { parts.removeLast() }
-        return parts.map(String.init).joined(separator: ".")
+        let running = parts.map(String.init).joined(separator: ".")
+        let built = String(cString: stanzaq_icu_built_version())
+        return running == built ? running : "\(running) (built with \(built))"
     }
 
     /// libxml2's numeric version (`MMmmpp`) as `M.m.p`.

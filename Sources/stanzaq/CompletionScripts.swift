@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import StanzaQuery
 
 /// The shell completion scripts (`--generate-completion-script bash|zsh|fish`,
 /// installed by `make install`): swift-argument-parser's, without the `help`
@@ -22,7 +22,7 @@ enum CompletionScripts {
             // `--log=FORMAT`, `--fields=LIST`: bash splits the word at '=' (COMP_WORDBREAKS),
             // so the option is the word before the '='. A bare `--log` takes no value: the
             // word after it is the query or a file, not a format (stanzaq(1), `--log`).
-            script = script.replacingOccurrences(of: "    local -r prev=\"${3}\"\n", with: """
+            script = script.replacingLiterally("    local -r prev=\"${3}\"\n", with: """
                     local prev="${3}"
                     if [[ "${prev}" = '=' && "${COMP_CWORD}" -ge 2 ]]; then
                         prev="${COMP_WORDS[COMP_CWORD-2]}"
@@ -32,20 +32,20 @@ enum CompletionScripts {
                     local -r prev
 
                 """)
-            script = script.replacingOccurrences(of: " --log --direction ", with: " --direction ")
-            script = script.replacingOccurrences(of: " --xml --line-number ", with: " --log --xml --line-number ")
+            script = script.replacingLiterally(" --log --direction ", with: " --direction ")
+            script = script.replacingLiterally(" --xml --line-number ", with: " --log --xml --line-number ")
         case .zsh:
             // The operands, taken for a subcommand and its arguments, are files.
-            script = script.replacingOccurrences(of: "        '(-): :->command'\n        '(-)*:: :->arg'\n",
+            script = script.replacingLiterally("        '(-): :->command'\n        '(-)*:: :->arg'\n",
                                                  with: "        '*:QUERY|FILE:_files'\n")
             script = removing(script, from: "\n    case \"${state}\" in\n", through: "\n    esac\n")
             script = removing(script, from: "\n_stanzaq_help() {\n", through: "\n}\n")
             // `--log`'s value is optional and only after '=' (`=-`, `::`); `--fields` and
             // `--direction` take theirs after '=' or as the next word (`=`).
-            script = script.replacingOccurrences(of: "'--log[", with: "'--log=-[")
-                .replacingOccurrences(of: "]:FORMAT:{__stanzaq_complete \"${___log[@]}\"}'", with: "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'")
-                .replacingOccurrences(of: "'--fields[", with: "'--fields=[")
-                .replacingOccurrences(of: "'--direction[", with: "'--direction=[")
+            script = script.replacingLiterally("'--log[", with: "'--log=-[")
+                .replacingLiterally("]:FORMAT:{__stanzaq_complete \"${___log[@]}\"}'", with: "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'")
+                .replacingLiterally("'--fields[", with: "'--fields=[")
+                .replacingLiterally("'--direction[", with: "'--direction=[")
         case .fish:
             // The help subcommand as the first operand, its --version, and its parsing.
             script = script.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,14 +54,13 @@ enum CompletionScripts {
             script = removing(script, from: "\n        switch $unparsed_tokens[1]\n        case 'help'\n", through: "\n        end\n")
             // `--log`'s value is optional and binds only with '=' (stanzaq(1), `--log`):
             // the word after a bare `--log` is the query or a file.
-            script = script.replacingOccurrences(of: " 'log=' ", with: " 'log=?' ")
+            script = script.replacingLiterally(" 'log=' ", with: " 'log=?' ")
             // An optional value is no longer known to be the option's, so the operands'
             // file names are offered only for a word that is not an option (`--log=s`).
             script = script.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.contains(" -l 'log' ") ? line.replacingOccurrences(of: " -rfka '", with: " -fka '") : String(line)
+                line.contains(" -l 'log' ") ? line.replacingLiterally(" -rfka '", with: " -fka '") : String(line)
             }.joined(separator: "\n")
-            script = script.replacingOccurrences(
-                of: "-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1' -F",
+            script = script.replacingLiterally("-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1' -F",
                 with: "-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1; and not string match -q -- \"-*\" (commandline -ct)' -F")
         default:
             break
@@ -72,8 +71,8 @@ enum CompletionScripts {
     /// `text` without the first piece that starts with `start` and ends with
     /// the first `end` after it (leaving one newline in its place).
     private static func removing(_ text: String, from start: String, through end: String) -> String {
-        guard let lower = text.range(of: start),
-              let upper = text.range(of: end, range: lower.upperBound..<text.endIndex) else { return text }
-        return text.replacingCharacters(in: lower.lowerBound..<upper.upperBound, with: "\n")
+        guard let lower = text.literalRange(of: start),
+              let upper = text[lower.upperBound...].literalRange(of: end) else { return text }
+        return text[..<lower.lowerBound] + "\n" + text[upper.upperBound...]
     }
 }

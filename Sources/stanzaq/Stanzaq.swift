@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import StanzaqKit
 
 /// What the command sees of its process: its standard streams, whether they are
@@ -94,7 +94,7 @@ extension StanzaqCommand {
     /// (``normalising(_:)``), which ArgumentParser's `--log <FORMAT>` does not say.
     /// (The two forms are as wide, so the columns stay aligned.)
     static func shownHelp(_ text: String) -> String {
-        text.replacingOccurrences(of: "--log <FORMAT>", with: "--log[=FORMAT]")
+        text.replacingLiterally("--log <FORMAT>", with: "--log[=FORMAT]")
     }
 }
 

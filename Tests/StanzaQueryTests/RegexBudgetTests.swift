@@ -6,14 +6,16 @@ import Foundation
 
 /// `~` filters run ICU's backtracking matcher on attribute values that come from
 /// the input: a pattern that backtracks catastrophically must end in bounded
-/// time with an error for the stanza, never hang and never answer wrongly.
+/// time with an error for the stanza, never hang and never answer wrongly. The
+/// limits are ICU's own (`uregex_setTimeLimit`, `uregex_setStackLimit`, its
+/// callbacks), set by ``RegexMatcher``.
 final class RegexBudgetTests: XCTestCase {
     /// The step limit alone, lowered to be met quickly: the clock never moves.
     private let steps = EvaluationLimits.withoutTimeLimit(regularExpressionSteps: 1_000_000)
     private let stepsMessage = "backtracked more than 1000000 times"
 
     private func outcome(_ pattern: String, _ value: String, _ limits: EvaluationLimits) throws -> RegexOutcome {
-        try budgetedRegexMatch(NSRegularExpression(pattern: pattern, options: [.caseInsensitive]), value, limits: limits)
+        try XCTUnwrap(ICURegex(pattern, caseInsensitive: true)).makeMatcher().match(value, limits: limits)
     }
 
     /// The documented limits, which stanzaq(1) states ("Resource limits").
@@ -40,29 +42,39 @@ final class RegexBudgetTests: XCTestCase {
     func testShortValuesAreCaughtToo() throws {
         // 30 `a`s are enough for 2^30 ways to split them.
         XCTAssertEqual(try outcome("^(a+)+$", String(repeating: "a", count: 30) + "b", steps), .abandoned(stepsMessage))
-        // Unanchored: every start position backtracks; the count of calls still bounds it.
+        // Unanchored: every start position backtracks; ICU counts the steps of them all.
         XCTAssertEqual(try outcome("(a+)+$", String(repeating: "a", count: 1000) + "b", steps), .abandoned(stepsMessage))
     }
 
-    /// ICU gives up on a long attempt by itself and says "no match" — even when there
-    /// is one (here `^a+b`, once `^(a+)+c` has been tried). That must not pass for an
-    /// answer: the default step limit is met first.
-    func testICUsSilentGivingUpIsNotTakenForNoMatch() throws {
-        let value = String(repeating: "a", count: 40) + "b"
-        let regex = try NSRegularExpression(pattern: "^(a+)+c|^a+b", options: [.caseInsensitive])
+    /// The steps are counted over the whole search of one value, every position
+    /// tried: `a+b` on 3,000 `a`s takes some 4.5 million steps (3,000 positions,
+    /// each backing off the `a`s it took), none of its attempts more than 3,000.
+    func testTheStepsOfEveryPositionCount() throws {
+        let value = String(repeating: "a", count: 3000)
+        XCTAssertEqual(try outcome("a+b", value, steps), .abandoned(stepsMessage))
+        XCTAssertEqual(try outcome("a+b", value, .withoutTimeLimit(regularExpressionSteps: 5_000_000)), .noMatch)
+        // The limit is met past the steps allowed, at ICU's next tick of 10,000 steps.
+        XCTAssertEqual(try outcome("a+b", value, .withoutTimeLimit(regularExpressionSteps: 4_000_000)),
+                       .abandoned("backtracked more than 4000000 times"))
+        XCTAssertEqual(try outcome("a+b", String(repeating: "a", count: 100), .withoutTimeLimit(regularExpressionSteps: 0)),
+                       .noMatch)
+        XCTAssertEqual(try outcome("a+b", String(repeating: "a", count: 200), .withoutTimeLimit(regularExpressionSteps: 0)),
+                       .abandoned("backtracked more than 0 times"))
+    }
+
+    /// An expression that needs more steps than the limit allows is never
+    /// answered "no match" (NSRegularExpression, which hides ICU's errors, gave
+    /// up on `^(a+)+c` silently and then missed `^a+b`): the limit is an error.
+    func testMeetingTheLimitIsNeverTakenForNoMatch() throws {
         let limits = EvaluationLimits.withoutTimeLimit()
-        if regex.firstMatch(in: value, options: [], range: NSRange(location: 0, length: value.utf16.count)) != nil {
-            // A Foundation whose ICU does not give up: then the answer must be the match.
-            XCTAssertEqual(try outcome("^(a+)+c|^a+b", value, limits), .match)
-            return
-        }
-        XCTAssertEqual(try outcome("^(a+)+c|^a+b", value, limits), .abandoned("backtracked more than 20000000 times"))
-        // With fewer `a`s ICU finds it, and so do we.
+        XCTAssertEqual(try outcome("^(a+)+c|^a+b", String(repeating: "a", count: 40) + "b", limits),
+                       .abandoned("backtracked more than 20000000 times"))
+        // With fewer `a`s ICU finds it.
         XCTAssertEqual(try outcome("^(a+)+c|^a+b", String(repeating: "a", count: 12) + "b", limits), .match)
     }
 
-    /// ICU's backtracking stack (8 MB) overflows on a long value even without
-    /// catastrophic backtracking; NSRegularExpression then reports no match.
+    /// ICU's backtracking stack (8 MB, `uregex_setStackLimit`) overflows on a
+    /// long value even without catastrophic backtracking.
     func testBacktrackingStackOverflowIsAnError() throws {
         let limits = EvaluationLimits.withoutTimeLimit()
         let value = String(repeating: "a", count: 1_000_000) + "c"
@@ -71,10 +83,11 @@ final class RegexBudgetTests: XCTestCase {
     }
 
     /// The time limit alone, on a clock that moves 1 s per reading: met after the
-    /// same work on any machine. It is read every 64 progress reports, the first
-    /// reading starts the count.
+    /// same work on any machine. It is read at every 64th position where a match
+    /// is tried and at every tick of ICU (10,000 steps); the first reading starts
+    /// the count.
     func testTheTimeLimit() throws {
-        // A plain search (no backtracking: the step limit cannot apply), one report per position.
+        // A plain search (no backtracking: the step limit cannot apply), one callback per position.
         let value = String(repeating: "a", count: 100_000)
         let clock = SteppingClock(step: 1)
         let limits = EvaluationLimits(regularExpressionSeconds: 10, clock: clock.read)

@@ -103,8 +103,8 @@ final class HostileQueryTests: CLITestCase {
     /// error for that stanza (`FILE:stanza N: query '…': …`), the others go on, exit 2.
     /// The step limit is met (not the time limit, a backstop twenty times further), so
     /// the message is the same on any machine; each run takes half a second of
-    /// processor time, hence a hang guard of a minute. (A value of 50,000 characters
-    /// would allow 500 million steps to the unanchored `(a|a)*$`: see stanzaq(1).)
+    /// processor time, hence a hang guard of a minute. (ICU counts the steps over the
+    /// whole search, so the unanchored `(a|a)*$` meets the same limit: see stanzaq(1).)
     func testCatastrophicRegexIsAnErrorForTheStanza() throws {
         let scratch = try ScratchDirectory()
         try scratch.write("input.xml", """

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -42,7 +41,7 @@ struct ArgumentBinder {
     /// says whatever the argument holds (a stanzaq extension: Monal pastes the
     /// raw argument into the pattern).
     mutating func bindPattern(_ parts: [QuerySyntax.ValuePart]) throws(QueryError) -> String {
-        try bind(parts) { NSRegularExpression.escapedPattern(for: $0) }
+        try bind(parts) { ICURegex.escapedPattern(for: $0) }
     }
 
     private mutating func bind(_ parts: [QuerySyntax.ValuePart], quoting: (String) -> String) throws(QueryError) -> String {

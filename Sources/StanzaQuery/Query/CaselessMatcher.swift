@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -21,7 +20,7 @@ final class CaselessMatcher {
     /// The value in ASCII lower case, when the direct comparison can answer:
     /// the value is ASCII and has no line terminator of its own.
     private let asciiLowercased: [UInt8]?
-    private var regex: NSRegularExpression?
+    private var regex: RegexMatcher?
 
     init(_ value: String) {
         self.value = value
@@ -32,10 +31,10 @@ final class CaselessMatcher {
     func matches(_ candidate: String) -> Bool {
         if let expected = asciiLowercased, let answer = asciiMatch(expected, candidate) { return answer }
         if regex == nil {
-            let pattern = "^" + NSRegularExpression.escapedPattern(for: value) + "$"
-            regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
+            let pattern = "^" + ICURegex.escapedPattern(for: value) + "$"
+            regex = ICURegex(pattern, caseInsensitive: true)?.makeMatcher()
         }
-        return regex.map { regexMatches($0, candidate) } ?? (candidate == value)
+        return regex.map { $0.matches(candidate) } ?? (candidate == value)
     }
 
     /// The answer for an ASCII candidate; `nil` when it has other characters.
@@ -65,11 +64,4 @@ final class CaselessMatcher {
 @inline(__always)
 func asciiLower(_ byte: UInt8) -> UInt8 {
     (byte >= 65 && byte <= 90) ? byte + 32 : byte
-}
-
-/// Whether `regex` matches somewhere in `string`. For the anchored literal
-/// patterns of ``CaselessMatcher`` only: they cannot backtrack, so they need
-/// no limits (see ``budgetedRegexMatch(_:_:limits:)`` for `~` filters).
-func regexMatches(_ regex: NSRegularExpression, _ string: String) -> Bool {
-    regex.firstMatch(in: string, options: [], range: NSRange(location: 0, length: string.utf16.count)) != nil
 }

@@ -1,4 +1,9 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -17,7 +22,7 @@ struct CompiledSelector {
     /// - Parameter inherited: the namespace an omitted `{ns}` stands for;
     ///   `nil` when any namespace matches (a rooted query on a stanza).
     /// - Throws: when matching a `~` filter's regular expression is abandoned
-    ///   (it took too long or backtracked too much for `limits`, see `budgetedRegexMatch`).
+    ///   (it took too long or backtracked too much for `limits`, see ``RegexMatcher/match(_:limits:)``).
     func matches(_ element: Element, inherited: String?, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
         switch syntax.name {
         case .any, .unnamed: break
@@ -44,7 +49,7 @@ extension CompiledSelector {
             switch filter.test {
             case .equals(let matcher): return CompiledFilter(subject: filter.subject, test: .equals(CaselessMatcher(matcher.value)))
             case .matches(let regex, let abandoned, _):
-                return CompiledFilter(subject: filter.subject, test: .matches(regex, abandoned, RegexAnswers()))
+                return CompiledFilter(subject: filter.subject, test: .matches(regex.copyForAnotherThread(), abandoned, RegexAnswers()))
             case .equalsExactly: return filter
             }
         })
@@ -59,10 +64,10 @@ struct CompiledFilter {
         case equals(CaselessMatcher)
         /// `=` with `--case-sensitive`.
         case equalsExactly(ExactMatcher)
-        /// `~`, with the count of its abandoned matches (shared by every
-        /// evaluation of the query) and the answers for values seen last
-        /// (this thread's copy of the query's).
-        case matches(NSRegularExpression, AbandonedMatches, RegexAnswers)
+        /// `~`: this thread's matcher, the count of its abandoned matches
+        /// (shared by every evaluation of the query) and the answers for
+        /// values seen last (this thread's copy of the query's).
+        case matches(RegexMatcher, AbandonedMatches, RegexAnswers)
     }
 
     func matches(_ element: Element, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
@@ -91,12 +96,12 @@ struct CompiledFilter {
             if abandoned.count >= limit {
                 // Given up: each match could cost as much again, and input that
                 // made it fail this often is likely to go on doing so.
-                throw EvaluationError("the regular expression '\(regex.pattern)' was given up after \(limit) abandoned "
+                throw EvaluationError("the regular expression '\(regex.regex.pattern)' was given up after \(limit) abandoned "
                                       + "matches (\(subject.written) of <\(element.qualifiedName)>)",
                                       reportedBefore: true)
             }
             if let known = answers.answer(for: value) { return known }
-            switch budgetedRegexMatch(regex, value, limits: limits) {
+            switch regex.match(value, limits: limits) {
             case .match:
                 answers.remember(value, true)
                 return true
@@ -106,7 +111,7 @@ struct CompiledFilter {
             case .abandoned(let reason):
                 // Neither a match nor a miss: the stanza's answer is unknown, so it
                 // gets an error (and no result) rather than a guess.
-                let message = "the regular expression '\(regex.pattern)' \(reason) on \(subject.written) "
+                let message = "the regular expression '\(regex.regex.pattern)' \(reason) on \(subject.written) "
                     + "of <\(element.qualifiedName)>"
                 if abandoned.increment() == limit {
                     throw EvaluationError(message + " (matching abandoned \(limit) times: given up for the rest of the "
@@ -162,13 +167,12 @@ final class RegexAnswers {
 /// A class, so that copies of the compiled query share it; locked, so that
 /// evaluations on several threads may.
 final class AbandonedMatches: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+    private let value = Atomic<Int>(0)
 
-    var count: Int { lock.withLock { value } }
+    var count: Int { value.load(ordering: .relaxed) }
 
     /// Counts one more; returns the new count.
-    func increment() -> Int { lock.withLock { value += 1; return value } }
+    func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
 }
 
 extension QuerySyntax.FilterSubject {

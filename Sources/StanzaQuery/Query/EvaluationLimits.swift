@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -41,22 +45,22 @@ public struct EvaluationLimits: Sendable {
     public var resultBytes: Int
 
     /// How many backtracking steps (saved states of ICU's matcher) one `~`
-    /// filter may take on one attribute value. Default 20,000,000: ICU itself
-    /// gives up on a match attempt after 40 to 60 million and answers "no
-    /// match" even where there is one; stopping first turns that silent wrong
-    /// answer into an error. This limit counts work, so where it is met does
-    /// not depend on the machine. What is counted are ICU's progress reports,
-    /// one per 10,000 steps and one per position where a match is tried, so a
-    /// value of N characters allows up to N × 10,000 more steps.
+    /// filter may take on one attribute value, over the whole search: every
+    /// position a match is tried at counts. Default 20,000,000. ICU counts
+    /// them itself and stops there (its `uregex_setTimeLimit`, in ticks of
+    /// 10,000 steps: the match is stopped at the first tick past the limit).
+    /// This limit counts work, so where it is met does not depend on the
+    /// machine.
     public var regularExpressionSteps: Int
 
     /// How many seconds, by ``clock``, one `~` filter may take on one
     /// attribute value. Default 10 seconds of processor time: a backstop for
     /// expressions that are slow without backtracking. It is well above what
-    /// the step limit costs (about a second on values of up to a few thousand
-    /// characters), so for those the step limit is met first whatever the
-    /// machine and its load, and the message is the same everywhere. Checked
-    /// every 64 progress reports, so a match may run a little past it.
+    /// the step limit costs (about a second), so for those the step limit is
+    /// met first whatever the machine and its load, and the message is the
+    /// same everywhere. Checked at each of ICU's ticks (10,000 steps) and at
+    /// every 64th position where a match is tried, so a match may run a
+    /// little past it.
     public var regularExpressionSeconds: Double
 
     /// How many matches of one `~` filter may be abandoned (for either

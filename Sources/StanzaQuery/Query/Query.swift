@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -91,7 +90,6 @@ public final class Query {
     /// Compiles the filters of one segment, binding their format arguments in order.
     private static func compile(_ filters: [QuerySyntax.Filter], binder: inout ArgumentBinder, options: QueryOptions,
                                 aliases: PrefixAliases, query: String) throws(QueryError) -> [CompiledFilter] {
-        let regexOptions: NSRegularExpression.Options = options.caseSensitive ? [] : [.caseInsensitive]
         var compiled: [CompiledFilter] = []
         for filter in filters {
             switch filter.test {
@@ -102,12 +100,11 @@ public final class Query {
                 compiled.append(.init(subject: aliases.resolve(filter.subject), test: test))
             case .matches(let parts, let column):
                 let pattern = try binder.bindPattern(parts)
-                do {
-                    let regex = try NSRegularExpression(pattern: pattern, options: regexOptions)
-                    compiled.append(.init(subject: aliases.resolve(filter.subject), test: .matches(regex, AbandonedMatches(), RegexAnswers())))
-                } catch {
+                guard let regex = ICURegex(pattern, caseInsensitive: !options.caseSensitive) else {
                     throw QueryError("invalid regular expression '\(parts.written)'", column: column, query: query)
                 }
+                compiled.append(.init(subject: aliases.resolve(filter.subject),
+                                      test: .matches(regex.makeMatcher(), AbandonedMatches(), RegexAnswers())))
             }
         }
         return compiled

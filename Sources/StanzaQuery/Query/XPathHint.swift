@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -29,9 +28,10 @@ private func looksLikeXPath(_ text: String) -> Bool {
     let text = String(text.prefix { $0 != "\\" })
     if text.hasPrefix("//") || text.contains("text()") || text.contains("::") { return true }
     // A predicate: "[" then "@", a digit, ".", or a function.
-    guard let regex = try? NSRegularExpression(pattern: #"\[\s*(@|[0-9]|\.|contains\(|starts-with\(|ends-with\(|not\(|last\(|position\()"#)
+    guard let regex = ICURegex(#"\[\s*(@|[0-9]|\.|contains\(|starts-with\(|ends-with\(|not\(|last\(|position\()"#,
+                               caseInsensitive: false)
     else { return false }
-    return regexMatches(regex, text)
+    return regex.makeMatcher().matches(text)
 }
 
 /// Translates the small part of XPath 1.0 that has a stanzaq equivalent:
@@ -160,7 +160,7 @@ private struct XPathTranslator {
         }
         skipSpaces()
         guard let value = literal(), !value.isEmpty, !value.contains(">") else { return nil }
-        return "<\(subject)=\(value.replacingOccurrences(of: "%", with: "%%"))>"
+        return "<\(subject)=\(value.replacingLiterally("%", with: "%%"))>"
     }
 
     /// `@name` as `name`; `text()` or `.` as `#`.
@@ -196,6 +196,6 @@ private struct XPathTranslator {
     /// `value` as a regular expression that matches it literally, with no `>`
     /// (which would end the filter).
     private func regexLiteral(_ value: String) -> String {
-        NSRegularExpression.escapedPattern(for: value).replacingOccurrences(of: ">", with: "\\x{3e}")
+        ICURegex.escapedPattern(for: value).replacingLiterally(">", with: "\\x{3e}")
     }
 }

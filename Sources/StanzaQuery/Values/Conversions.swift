@@ -249,9 +249,11 @@ func parseUUID(_ string: String) -> UUID? {
 /// byte 6 is untouched.
 public func uuidCast(_ string: String) -> UUID {
     if let uuid = parseUUID(string) { return uuid }
-    var digest = [UInt8](repeating: 0, count: Int(SHA256_DIGEST_LENGTH))
+    var digest = [UInt8](repeating: 0, count: 32)
     let bytes = Array(string.utf8)
-    _ = bytes.withUnsafeBufferPointer { SHA256($0.baseAddress, $0.count, &digest) }
+    let hashed = bytes.withUnsafeBufferPointer { stanzaq_sha256($0.baseAddress, $0.count, &digest) }
+    // (libcrypto is a dependency of the package: missing, the installation is broken.)
+    precondition(hashed == 1, "stanzaq: no SHA-256 for |uuidcast: " + String(cString: stanzaq_sha256_error()))
     digest[7] = (digest[7] & 0x0F) | 0x40
     return UUID(uuid: (digest[0], digest[1], digest[2], digest[3], digest[4], digest[5], digest[6], digest[7],
                        digest[8], digest[9], digest[10], digest[11], digest[12], digest[13], digest[14], digest[15]))

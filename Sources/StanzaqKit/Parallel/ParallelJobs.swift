@@ -1,4 +1,3 @@
-import Foundation
 import CByteSearch
 import StanzaQuery
 import Synchronization
@@ -76,7 +75,7 @@ final class SplitFile: @unchecked Sendable {
 /// was read cleanly (``LogReader/isAtCleanCut``…), and its start tags fared as
 /// in that reader. Only this check waits for the parts before; reading does not.
 final class LogCuts: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let state = LogCutState()
     /// How many parts have been kept, in order.
     private var kept = 0
@@ -90,7 +89,7 @@ final class LogCuts: @unchecked Sendable {
         while kept < index && !failed {
             if abandoned() { return false }
             // (Timed: a part before may be dropped, unwanted, without being checked.)
-            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            condition.wait(seconds: 0.05)
         }
         guard !failed, kept == index else { return false }
         let ok = clean && log.map { state.apply($0) } ?? false

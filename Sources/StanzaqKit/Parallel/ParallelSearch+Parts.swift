@@ -1,4 +1,3 @@
-import Foundation
 import CByteSearch
 import StanzaQuery
 import Synchronization

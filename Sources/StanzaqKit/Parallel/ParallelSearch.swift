@@ -1,4 +1,3 @@
-import Foundation
 import CByteSearch
 import StanzaQuery
 import Synchronization
@@ -33,7 +32,7 @@ final class ParallelSearch: @unchecked Sendable {
     let window: Int
 
     /// The jobs made and not yet run, and made and not yet written; guarded by `state`.
-    let state = NSCondition()
+    let state = Condition()
     var toRun = JobQueue()
     var toWrite = JobQueue()
     /// Jobs made and not yet written.
@@ -67,13 +66,9 @@ final class ParallelSearch: @unchecked Sendable {
 
     func run() throws(OutputError) {
         StanzaReader.prepareForThreads()
-        let producer = Thread { [self] in produce() }
-        producer.stackSize = 1 << 20
-        producer.start()
+        startThread(stackSize: 1 << 20) { [self] in produce() }
         for _ in 0..<threads {
-            let worker = Thread { [self] in work() }
-            worker.stackSize = 8 << 20
-            worker.start()
+            startThread(stackSize: 8 << 20) { [self] in work() }
         }
         do {
             try write()

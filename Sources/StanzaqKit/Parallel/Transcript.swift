@@ -1,5 +1,3 @@
-import Foundation
-
 /// What one piece of a parallel search (a file, or a part of one) wrote —
 /// records for standard output and lines for standard error, in the order it
 /// wrote them — kept until the pieces before it have been written, so that
@@ -17,7 +15,7 @@ final class Transcript: @unchecked Sendable {
     /// How many bytes a piece that is not being written out may hold before it waits.
     static let limit = 4 << 20
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var segments: [Segment] = []
     private var heldBytes = 0
     private var isHead = false
