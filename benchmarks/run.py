@@ -29,7 +29,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, ".build/release/stanzaq")
+# STANZAQ_BIN measures another build (an earlier commit's, for a before/after).
+BIN = os.environ.get("STANZAQ_BIN", os.path.join(ROOT, ".build/release/stanzaq"))
 DATA = os.path.join(ROOT, "benchmarks/data")
 CORPUS = os.environ.get("STANZAQ_CORPUS", os.path.join(os.path.dirname(ROOT), "shared/corpus/xep-stanzas.xml"))
 BIG_MB = float(os.environ.get("BENCH_MB", "200"))
