@@ -64,6 +64,15 @@ enum Stanzaq {
             return 0
         }
         do {
+            if let command = StanzaqCommand.operandsOnly(arguments) {
+                // What parsing checks, for a command line it need not parse.
+                try command.query.validate()
+                try command.mode.validate()
+                try command.format.validate()
+                try command.input.validate()
+                try command.validate()
+                return try command.execute(in: environment)
+            }
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
             let (head, operands) = StanzaqCommand.splittingTrailingOperands(try StanzaqCommand.normalising(arguments))
             var parsed = try StanzaqCommand.parseAsRoot(head)
