@@ -22,7 +22,9 @@ let package = Package(
         // On Linux libicui18n is loaded on first use (see Sources/CICU/CICU.c); elsewhere it is linked.
         .target(name: "CICU", dependencies: ["CICUSystem"],
                 linkerSettings: [.linkedLibrary("icui18n", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))]),
-        .systemLibrary(name: "CLibEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
+        // libedit for the REPL: loaded when the REPL starts on Linux (see Sources/CLibEdit/CLibEdit.c),
+        // linked elsewhere; its header (libedit-dev) gives the types.
+        .target(name: "CLibEdit", linkerSettings: [.linkedLibrary("edit", .when(platforms: [.macOS]))]),
         // SHA-256: OpenSSL's libcrypto on Linux (libssl-dev; loaded on first use), CommonCrypto on Apple's systems.
         .target(name: "CCrypto"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),

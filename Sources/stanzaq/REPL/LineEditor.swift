@@ -40,7 +40,7 @@ final class LineEditor {
     init(historyPath: String?, historySize: Int32 = 1000, terminal: String?) {
         bracketsPastes = !(terminal ?? "dumb").isEmpty && terminal != "dumb"
         editLine = stanzaq_el_init("stanzaq")
-        history = history_init()
+        history = stanzaq_history_init()
         historyFile = historyPath.map { HistoryFile(path: $0, size: Int(historySize)) }
         _ = stanzaq_history_set_size(history, historySize)
         for entry in historyFile?.load() ?? [] { _ = stanzaq_history_enter(history, entry) }
@@ -63,7 +63,7 @@ final class LineEditor {
             LineEditor.of(editLine)?.paste(editLine!) ?? UInt8(CC_ERROR)
         }
         _ = stanzaq_el_bind(editLine, "\\e[200~", "stanzaq-paste")
-        _ = el_source(editLine, nil)   // the user's ~/.editrc, if any
+        _ = stanzaq_el_source(editLine, nil)   // the user's ~/.editrc, if any
         // Ctrl-C interrupts el_gets's read (the handler does not restart it), so the
         // REPL abandons the line instead of dying.
         Interruption.install(.session)
@@ -76,8 +76,8 @@ final class LineEditor {
     }
 
     deinit {
-        el_end(editLine)
-        history_end(history)
+        stanzaq_el_end(editLine)
+        stanzaq_history_end(history)
     }
 
     /// Reads one line with editing; Ctrl-C gives `.interrupted`. The line may hold
@@ -104,7 +104,7 @@ final class LineEditor {
         if bracketsPastes { printToTerminal("\u{1B}[?2004h") }
         defer { if bracketsPastes { printToTerminal("\u{1B}[?2004l") } }
         var count: Int32 = 0
-        let text = el_gets(editLine, &count)
+        let text = stanzaq_el_gets(editLine, &count)
         if Interruption.isRequested {
             pastedLines = []
             return .interrupted
@@ -181,7 +181,7 @@ final class LineEditor {
         let end: [Unicode.Scalar] = ["\u{1B}", "[", "2", "0", "1", "~"]
         var scalars: [Unicode.Scalar] = []
         var character: wchar_t = 0
-        while el_wgetc(editLine, &character) > 0 {
+        while stanzaq_el_wgetc(editLine, &character) > 0 {
             scalars.append(Unicode.Scalar(UInt32(bitPattern: character)) ?? "\u{FFFD}")
             if scalars.count >= end.count && Array(scalars.suffix(end.count)) == end {
                 scalars.removeLast(end.count)
@@ -201,14 +201,14 @@ final class LineEditor {
         }
         // What followed the cursor goes after the pasted text.
         var after = ""
-        if let info = el_wline(editLine)?.pointee {
+        if let info = stanzaq_el_wline(editLine)?.pointee {
             let count = info.lastchar - info.cursor
             after = String(String.UnicodeScalarView(UnsafeBufferPointer(start: info.cursor, count: count).map {
                 Unicode.Scalar(UInt32(bitPattern: $0)) ?? "\u{FFFD}"
             }))
             if count > 0 {
-                _ = el_cursor(editLine, Int32(count))
-                el_deletestr(editLine, Int32(count))
+                _ = stanzaq_el_cursor(editLine, Int32(count))
+                stanzaq_el_deletestr(editLine, Int32(count))
             }
         }
         if lines.last == "" && after.isEmpty { lines.removeLast() } else { lines[lines.count - 1] += after }
@@ -218,7 +218,7 @@ final class LineEditor {
         // The line ends here, without ed-newline's redraw and line feed: it is
         // redrawn whole (from the start of the line, clearing what was after it).
         var shown = ""
-        if let info = el_line(editLine)?.pointee {
+        if let info = stanzaq_el_line(editLine)?.pointee {
             shown = String(decoding: UnsafeRawBufferPointer(start: info.buffer, count: info.lastchar - info.buffer), as: UTF8.self)
         }
         printToTerminal("\r" + prompt + shown + "\u{1B}[K\n")
@@ -230,7 +230,7 @@ final class LineEditor {
     private func insert(_ text: String) {
         var wide = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
         wide.append(0)
-        _ = el_winsertstr(editLine, wide)
+        _ = stanzaq_el_winsertstr(editLine, wide)
     }
 
     /// Adds a line to the history and appends it to the history file.
@@ -241,7 +241,7 @@ final class LineEditor {
     }
 
     private func complete(_ editLine: OpaquePointer) -> UInt8 {
-        guard let info = el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
+        guard let info = stanzaq_el_line(editLine)?.pointee else { return UInt8(CC_ERROR) }
         if inputIsWaiting {
             insert("\t")
             return UInt8(CC_REFRESH)
@@ -252,7 +252,7 @@ final class LineEditor {
         if completion.candidates.isEmpty { return UInt8(CC_REFRESH_BEEP) }
         let insertion = String(completion.commonPrefix.dropFirst(completion.word.count))
         if !insertion.isEmpty {
-            _ = el_insertstr(editLine, insertion)
+            _ = stanzaq_el_insertstr(editLine, insertion)
             return UInt8(CC_REFRESH)
         }
         // Ambiguous: list the candidates under the line, then redraw it.

@@ -1,3 +1,4 @@
+import CLibEdit
 import StanzaQuery
 import StanzaqKit
 
@@ -24,6 +25,11 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
         guard environment.stdinIsTerminal else {
             try session.run(script: environment.standardInput)
             return session.failed ? 2 : 0
+        }
+        if let error = stanzaq_edit_load_error() {
+            // (Loaded only now: a search never edits a line. A package depends on it.)
+            environment.diagnostics.report(Diagnostic("the REPL's line editor needs libedit: \(String(cString: error))"))
+            return 2
         }
         try runOnTerminal(session)
         return 0
