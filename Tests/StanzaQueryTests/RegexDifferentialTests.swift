@@ -52,7 +52,10 @@ final class RegexDifferentialTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(compared, 100_000)
+        // (Some 100,000 comparisons with the shared corpus's values beside the
+        // package, some 17,000 with the chosen values and the examples' alone.)
+        let corpus = PackagePaths.shared.appendingPathComponent("corpus/xep-stanzas.xml").path
+        XCTAssertGreaterThan(compared, FileManager.default.fileExists(atPath: corpus) ? 100_000 : 10_000)
         // Only the deliberately catastrophic patterns of the tests meet the limit, on few values.
         XCTAssertLessThan(abandoned, compared / 100)
     }
