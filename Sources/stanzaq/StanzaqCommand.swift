@@ -36,6 +36,10 @@ struct StanzaqCommand: ParsableCommand {
               stanzaq -s --pair '/iq<type=error>' upload-error.log
               stanzaq -j '{*}event/items/item/{urn:xmpp:avatar:data}data#|base64' \\
                 avatar-data.xml > avatar.png
+              stanzaq --where '/message<type=chat>' -e /@from -e 'body#' capture.xml
+              stanzaq -c --fields direction -e '/$' -e /@type logs/prosody.log
+              stanzaq --fields time,direction 'body#' logs/prosody.log
+              stanzaq -n '**<*~tybalt>$' capture.xml
 
             Exit status: 0 if something was found, 1 if not, 2 on an error.
             The query language is described in stanzaq-query(7).

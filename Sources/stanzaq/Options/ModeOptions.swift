@@ -8,7 +8,7 @@ struct ModeOptions: ParsableArguments {
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing; exit 0 as soon as a stanza has a result.")
     var quiet = false
 
-    @Flag(name: [.customShort("c"), .customLong("count")], help: "Print the number of stanzas with a result (per file with -H).")
+    @Flag(name: [.customShort("c"), .customLong("count")], help: "Print the number of stanzas with a result (per file with -H); with several columns or --fields, each distinct row after its count.")
     var count = false
 
     @Flag(name: [.customShort("s"), .customLong("select")], help: "Print the whole stanzas that have a result.")
