@@ -110,6 +110,15 @@ final class EverydayUseTests: CLITestCase {
         try assertStanzaq(["-c", "-e", "/nothing$", "-e", "/@nothing", "capture.xml"], stdout: "", status: 1)
     }
 
+    func testCountByValueWithEachCountsElements() throws {
+        // A named column makes a table: a row per roster item.
+        try assertStanzaq(["-c", "--each", "{jabber:iq:roster}query/item", "-e", "sub=@subscription", "capture.xml"],
+                          stdout: "2\tboth\n1\tto\n1\tnone\n", status: 0)
+        // One unnamed query: the stanzas, as ever.
+        try assertStanzaq(["-c", "--each", "{jabber:iq:roster}query/item", "-e", "@subscription", "capture.xml"],
+                          stdout: "1\n", status: 0)
+    }
+
     func testCountByValuePerInputAndInJSON() throws {
         try assertStanzaq(["-c", "-H", "-e", "type=/iq@type", "capture.xml", "upload-error.log"], stdout: """
             capture.xml:3\tresult

@@ -327,6 +327,24 @@ final class ScriptedREPLTests: XCTestCase {
         try InProcess.stanzaq(["-i"] + files, stdin: Data(lines.utf8), in: PackagePaths.root)
     }
 
+    /// An error of a query on the current stanza names no place (it is of no
+    /// input); on a stanza of `:all`, its input and number.
+    func testEvaluationErrorsOnTheCurrentStanzaAndInAll() throws {
+        let result = try script("""
+            <m id="a"/>
+            /..
+            :all /..
+
+            """)
+        XCTAssertEqual(result.output, "")
+        XCTAssertEqual(result.stderr, """
+            stanzaq: error: query '/..': '..' at column 2 climbs above <m>, the root of the stanza
+            (paste 1):stanza 1: query '/..': '..' at column 2 climbs above <m>, the root of the stanza
+
+            """)
+        XCTAssertEqual(result.status, 2)
+    }
+
     func testCommandsAndQueries() throws {
         let result = try script("""
             /@id

@@ -65,6 +65,8 @@ public enum Evaluation: Equatable, Sendable {
 /// Where a stanza is: its input, its number there (from 1), and, read from a
 /// log, what the log says of it (line, time, direction…).
 public struct StanzaPlace {
+    /// The input's name; empty, with ``number`` 0, for a stanza of no input
+    /// (the REPL's current stanza), whose messages then name no place.
     public var file: String
     public var number: Int
     public var source: StanzaSource?
