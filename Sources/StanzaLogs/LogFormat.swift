@@ -70,6 +70,10 @@ extension LogFormat {
     /// As ``LogFormatDefinition/mayBeCut``.
     public var mayBeCut: Bool { definition.mayBeCut }
 
+    /// As ``LogFormatDefinition/logsStanzasAsWritten``: whether records that
+    /// lack the literals a query needs may be skipped unread (a prefilter).
+    public var logsStanzasAsWritten: Bool { definition.logsStanzasAsWritten }
+
     /// Whether a part of a log in this format may well start at `line` (without
     /// its line feed), after `previous`: a line that starts a record of whole
     /// stanzas or of stream data, as a parser with nothing before reads it — not
@@ -85,6 +89,24 @@ extension LogFormat {
         }
         if case .record(.startTag) = kind(of: previous, makeParser()) { return false }
         return true
+    }
+
+    /// The prefix a reader of a log that starts with `bytes` learns from its
+    /// first record (``RecordPrefix``), where the format learns one: a line
+    /// without it starts no record, so no part of the log either. `nil` if the
+    /// format learns none, or `bytes` hold no record.
+    public func learnedRecordPrefix(atStartOf bytes: UnsafeBufferPointer<UInt8>) -> RecordPrefix? {
+        guard learnsRecordPrefix else { return nil }
+        var start = 0
+        while start < bytes.count {
+            let end = bytes.firstIndex(of: 0x0A, from: start) ?? bytes.count
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if case .record = kind(of: line, makeParser()) {
+                return withTerminalEscapesRemoved(line) { RecordPrefix(of: $0) }
+            }
+            start = end + 1
+        }
+        return nil
     }
 
     private enum Kind { case record(RecordShape?), maybeMoreElseRecord, other }

@@ -34,6 +34,13 @@ protocol LogFormatDefinition {
     /// Dino's, Conversations', TSV's (a header row) and tshark's (the session
     /// named at the top, the length of the chunk being read), read in order.
     static var mayBeCut: Bool { get }
+    /// Whether the format logs a stanza's bytes as they were, save for what it
+    /// puts at the start of a line (its prefix, an indent): a name, or a value
+    /// without white space, is then in the log as it is in the stanza, and a
+    /// search may skip the records that lack what a query needs (``LogFormat/logsStanzasAsWritten``).
+    /// Not ejabberd's Erlang terms, archive rows (escaped), nor logs that cut a
+    /// stanza anywhere (tshark's chunks, Android's logcat lines).
+    static var logsStanzasAsWritten: Bool { get }
 }
 
 extension LogFormatDefinition {
@@ -41,4 +48,5 @@ extension LogFormatDefinition {
     static var learnsRecordPrefix: Bool { false }
     static var sharesItsMarker: Bool { false }
     static var mayBeCut: Bool { true }
+    static var logsStanzasAsWritten: Bool { false }
 }

@@ -11,7 +11,7 @@ import StanzaXML
 /// else what comes before the first letter or `<`), with each run of digits,
 /// letters or blanks as one mark, so that the records of one log all have it
 /// whatever their times, levels and widths.
-struct RecordPrefix: Equatable, Sendable {
+public struct RecordPrefix: Equatable, Sendable {
     private let shape: [UInt8]
 
     /// The prefix of the record that starts `line`.
@@ -47,7 +47,7 @@ struct RecordPrefix: Equatable, Sendable {
         mark == 0x39 ? isASCIIDigit(byte) : mark == 0x61 ? isASCIILetter(byte) : isXMLSpace(byte)
     }
 
-    func starts(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    public func starts(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         let walked = shape.withUnsafeBufferPointer { marks -> Bool in
             for mark in marks {

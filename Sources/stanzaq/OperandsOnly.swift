@@ -96,6 +96,7 @@ extension InputOptions {
         options.lineNumber = false
         options.follow = false
         options.threads = nil
+        options.readAll = false
         return options
     }
 }

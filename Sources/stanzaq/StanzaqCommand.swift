@@ -235,6 +235,7 @@ struct StanzaqCommand: ParsableCommand {
         environment.output.lineBuffered = format.lineBuffered || environment.stdoutIsTerminal || input.follow
         options.lineBuffered = environment.output.lineBuffered
         options.threads = input.threads ?? environment.processorCount
+        options.readAll = input.readAll
         if let size = environment.partSize { options.partSize = size }
         options.directory = environment.directory
         options.recursive = input.recursive

@@ -24,7 +24,10 @@ final class LogParallelTests: CLITestCase {
         ["-m", "3", "/@id"],
     ]
 
+    /// (`--read-all`: the parts of the log, not the windows of a prefilter,
+    /// which PrefilterTests compares with a full read.)
     func assertSameAsOneThread(_ arguments: [String], partSizes: [Int], file: StaticString = #filePath, line: UInt = #line) throws {
+        let arguments = ["--read-all"] + arguments
         let one = try Runner.stanzaq(["--threads", "1"] + arguments)
         XCTAssertNil(one.signal, file: file, line: line)
         for size in partSizes {

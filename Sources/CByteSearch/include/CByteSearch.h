@@ -110,4 +110,58 @@ static inline ptrdiff_t stanzaq_count_byte(const uint8_t *base, ptrdiff_t count,
     return found;
 }
 
+
+/// Whether the `length` bytes at `text` are those of `needle`; `caseless`:
+/// ASCII letters in either case.
+static inline int stanzaq_literal_at(const uint8_t *text, const uint8_t *needle, ptrdiff_t length, int caseless) {
+    for (ptrdiff_t i = 0; i < length; i++) {
+        uint8_t a = text[i], b = needle[i];
+        if (caseless) {
+            if (a >= 'A' && a <= 'Z') a += 32;
+            if (b >= 'A' && b <= 'Z') b += 32;
+        }
+        if (a != b) return 0;
+    }
+    return 1;
+}
+
+/// The offset of the first occurrence of the `length` bytes of `needle` in
+/// [from, end) of `base`, or `end` if there is none; `caseless`: ASCII letters
+/// in either case. The prefilter's search (stanzaq(1), "Skipping what cannot
+/// match"): sixteen places at a time, those whose first and last bytes are the
+/// needle's (a letter compared with its case bit set, ignoring case), then a
+/// comparison of the rest at each. Two bytes a needle's length apart rule out
+/// nearly every place where one common byte (memchr's way) would stop often.
+static inline ptrdiff_t stanzaq_find_literal(const uint8_t *base, ptrdiff_t from, ptrdiff_t end,
+                                             const uint8_t *needle, ptrdiff_t length, int caseless) {
+    if (length <= 0) return from;
+    ptrdiff_t i = from;
+    const ptrdiff_t lastStart = end - length;   // the last place a needle may start
+#if defined(__SSE2__)
+    uint8_t first = needle[0], last = needle[length - 1];
+    int firstLetter = caseless && ((first | 32) >= 'a' && (first | 32) <= 'z');
+    int lastLetter = caseless && ((last | 32) >= 'a' && (last | 32) <= 'z');
+    const __m128i firstWanted = _mm_set1_epi8((char)(firstLetter ? (first | 32) : first));
+    const __m128i lastWanted = _mm_set1_epi8((char)(lastLetter ? (last | 32) : last));
+    const __m128i firstFold = _mm_set1_epi8((char)(firstLetter ? 32 : 0));
+    const __m128i lastFold = _mm_set1_epi8((char)(lastLetter ? 32 : 0));
+    for (; i + 15 <= lastStart; i += 16) {
+        __m128i firsts = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(base + i)), firstFold);
+        __m128i lasts = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(base + i + length - 1)), lastFold);
+        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(firsts, firstWanted),
+                                                                  _mm_cmpeq_epi8(lasts, lastWanted)));
+        while (mask) {
+            int bit = __builtin_ctz(mask);
+            // (Setting bit 5 also takes `@` for `` ` `` and so on: the full comparison decides.)
+            if (stanzaq_literal_at(base + i + bit, needle, length, caseless)) return i + bit;
+            mask &= mask - 1;
+        }
+    }
+#endif
+    for (; i <= lastStart; i++) {
+        if (stanzaq_literal_at(base + i, needle, length, caseless)) return i;
+    }
+    return end;
+}
+
 #endif

@@ -65,6 +65,7 @@ extension LogFormat {
 }
 
 extension GenericLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "generic"
     static let detectionRank: Int? = nil
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { true }

@@ -40,6 +40,7 @@ extension LogFormat {
 }
 
 extension LibstropheLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "libstrophe"
     static let detectionRank: Int? = 3
     static func makeParser() -> any LogLineParser { LibstropheLogParser() }

@@ -45,6 +45,7 @@ extension LogFormat {
 }
 
 extension NbxmppLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "nbxmpp"
     static let detectionRank: Int? = 4
     static func makeParser() -> any LogLineParser { NbxmppLogParser() }

@@ -49,6 +49,7 @@ extension LogFormat {
 }
 
 extension SlixmppLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "slixmpp"
     static let detectionRank: Int? = 11
     static func makeParser() -> any LogLineParser { SlixmppLogParser() }

@@ -62,6 +62,7 @@ extension LogFormat {
 }
 
 extension SmackLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "smack"
     static let detectionRank: Int? = 2
     static func makeParser() -> any LogLineParser { SmackLogParser() }

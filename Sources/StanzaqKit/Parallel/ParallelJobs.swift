@@ -9,6 +9,9 @@ final class Job: @unchecked Sendable {
         case file(String)
         /// A part of a file cut into parts.
         case part(SplitFile, PartOfInput)
+        /// Windows of a log around the hits of a prefilter, read one after the
+        /// other (``ParallelSearch/searchWindows(_:_:for:)``).
+        case windows(SplitFile, [PartOfInput])
         /// The end of a file cut into parts (its count, with -c -H).
         case end(SplitFile)
         /// An input that cannot be searched (-r: a directory that cannot be listed…).
@@ -17,8 +20,10 @@ final class Job: @unchecked Sendable {
 
     /// The file a part belongs to; nil for other work.
     var splitFile: SplitFile? {
-        if case .part(let file, _) = work { return file }
-        return nil
+        switch work {
+        case .part(let file, _), .windows(let file, _): return file
+        case .file, .end, .message: return nil
+        }
     }
 
     let index: Int

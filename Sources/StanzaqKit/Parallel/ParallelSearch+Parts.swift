@@ -41,7 +41,7 @@ extension ParallelSearch {
     /// Whether `path` names a file worth cutting into parts: a regular file of
     /// at least two parts.
     func mayBeSplit(_ path: String) -> Bool {
-        guard parallelism.streamParts || parallelism.logParts else { return false }
+        guard parallelism.streamParts || parallelism.logParts || parallelism.skipping != nil else { return false }
         var status = stat()
         if path == "-" {
             guard fstat(searcher.standardInput, &status) == 0 else { return false }
@@ -134,11 +134,13 @@ extension ParallelSearch {
     /// from that part on.
     func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?) -> Bool {
         let blockSize = 1 << 16
+        let detected = forced ?? first.withUnsafeBufferPointer({ LogFormat.detected(atStartOf: $0, atEnd: first.count < blockSize) })
+        if let skipping = parallelism.skipping, let format = detected, format.mayBeCut, format.logsStanzasAsWritten {
+            return splitLogAtHits(path, fd, format: format, prefilter: skipping)
+        }
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
-        guard parallelism.logParts,
-              let format = forced ?? first.withUnsafeBufferPointer({ LogFormat.detected(atStartOf: $0, atEnd: first.count < blockSize) }),
-              format.mayBeCut else {
+        guard parallelism.logParts, let format = detected, format.mayBeCut else {
             close(fd)
             return false
         }

@@ -51,7 +51,8 @@ final class ParallelSearch: @unchecked Sendable {
     init?(searcher: Searcher, walk: some Sequence<WalkItem>, single: String?) {
         let options = searcher.options
         let parallelism = options.parallelism(for: searcher.sink)
-        guard parallelism.inputs, let output = searcher.output else { return nil }
+        // (Skipping a log's records cuts it into parts even for one thread.)
+        guard parallelism.inputs || parallelism.skipping != nil, let output = searcher.output else { return nil }
         self.searcher = searcher
         self.output = output
         self.walk = { AnyIterator(walk.makeIterator()) }
@@ -85,7 +86,7 @@ final class ParallelSearch: @unchecked Sendable {
         var fileCount = 0
         while let job = nextToWrite() {
             defer { written(job) }
-            if case .part(let file, _) = job.work, job.index > file.fellBackAt.load(ordering: .acquiring) {
+            if let file = job.splitFile, job.index > file.fellBackAt.load(ordering: .acquiring) {
                 // The file was read to its end by the reader that took over at an earlier part.
                 job.transcript.abandon()
                 continue
@@ -110,7 +111,7 @@ final class ParallelSearch: @unchecked Sendable {
             switch job.work {
             case .file, .message:
                 total += transcript.count
-            case .part:
+            case .part, .windows:
                 fileCount += transcript.count
                 total += transcript.count
             case .end(let file):
@@ -214,14 +215,7 @@ final class ParallelSearch: @unchecked Sendable {
                 }
                 // The rest of the file is read from here by one reader. (The earliest
                 // part to fall back does: parts may end in any order.)
-                var known = file.fellBackAt.load(ordering: .acquiring)
-                while job.index < known {
-                    let (exchanged, original) = file.fellBackAt.compareExchange(expected: known, desired: job.index,
-                                                                                 ordering: .acquiringAndReleasing)
-                    if exchanged { break }
-                    known = original
-                }
-                if job.index > file.fellBackAt.load(ordering: .acquiring) { return }
+                if !fallBack(job, in: file) { return }
                 if part.log != nil {
                     // A log: read again from its start, in the state one reader is in at the part.
                     part = rereading(file, from: part.offset, line: part.line)
@@ -231,6 +225,8 @@ final class ParallelSearch: @unchecked Sendable {
                 }
             }
             search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
+        case .windows(let file, let windows):
+            searchWindows(file, windows, for: job)
         case .message(let diagnostic):
             job.transcript.append(.diagnostic(diagnostic.description))
             job.transcript.failed = true
@@ -250,16 +246,7 @@ final class ParallelSearch: @unchecked Sendable {
     /// As ``search(_:for:into:)``; `cutLog`: for a part of a log, what its reader did
     /// that depends on the stanzas before it.
     func search(_ input: InputPart, for job: Job, into transcript: Transcript, cutLog: inout LogCutLog?) -> Bool {
-        var jobOptions = options
-        jobOptions.queries = options.queries.map { $0.copyForAnotherThread() }
-        jobOptions.each = options.each?.copyForAnotherThread()
-        jobOptions.wheres = options.wheres.map { $0.copyForAnotherThread() }
-        jobOptions.threads = 1
-        let sink = jobOptions.makeSink(output: Output(transcript: transcript))
-        let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),
-                                   standardInput: searcher.standardInput)
-        let index = job.index, file = job.splitFile
-        jobSearcher.isCancelled = { [self] in isUnwanted(index, in: file) }
+        let (jobSearcher, sink) = makeSearcher(for: job, into: transcript)
         var clean = true
         do {
             let result = try jobSearcher.search(input, sink: sink)
@@ -274,14 +261,46 @@ final class ParallelSearch: @unchecked Sendable {
         transcript.failed = jobSearcher.failed
         transcript.unboundPrefixes = jobSearcher.unboundPrefixes
         transcript.sink = sink
-        if sink.stopsAtFirstMatch && jobSearcher.matched {
-            var known = firstMatch.load(ordering: .relaxed)
-            while job.index < known {
-                let (exchanged, original) = firstMatch.compareExchange(expected: known, desired: job.index, ordering: .relaxed)
-                if exchanged { break }
-                known = original
-            }
-        }
+        if sink.stopsAtFirstMatch && jobSearcher.matched { noteMatch(in: job) }
         return clean
+    }
+
+    /// A searcher of `job`'s own, with copies of the queries, whose sink writes into `transcript`.
+    func makeSearcher(for job: Job, into transcript: Transcript) -> (Searcher, any SearchSink) {
+        var jobOptions = options
+        jobOptions.queries = options.queries.map { $0.copyForAnotherThread() }
+        jobOptions.each = options.each?.copyForAnotherThread()
+        jobOptions.wheres = options.wheres.map { $0.copyForAnotherThread() }
+        jobOptions.threads = 1
+        let sink = jobOptions.makeSink(output: Output(transcript: transcript))
+        let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),
+                                   standardInput: searcher.standardInput)
+        let index = job.index, file = job.splitFile
+        jobSearcher.isCancelled = { [self] in isUnwanted(index, in: file) }
+        return (jobSearcher, sink)
+    }
+
+    /// With -q: `job` has a stanza that counts, and the jobs after it are not wanted.
+    func noteMatch(in job: Job) {
+        var known = firstMatch.load(ordering: .relaxed)
+        while job.index < known {
+            let (exchanged, original) = firstMatch.compareExchange(expected: known, desired: job.index, ordering: .relaxed)
+            if exchanged { break }
+            known = original
+        }
+    }
+
+    /// Marks `job` as the one from which one reader reads the rest of its file
+    /// (the earliest job to fall back does: jobs may end in any order); returns
+    /// whether it is (an earlier one may be already).
+    func fallBack(_ job: Job, in file: SplitFile) -> Bool {
+        var known = file.fellBackAt.load(ordering: .acquiring)
+        while job.index < known {
+            let (exchanged, original) = file.fellBackAt.compareExchange(expected: known, desired: job.index,
+                                                                         ordering: .acquiringAndReleasing)
+            if exchanged { break }
+            known = original
+        }
+        return job.index <= file.fellBackAt.load(ordering: .acquiring)
     }
 }

@@ -81,6 +81,9 @@ public struct SearchOptions {
     /// About how many bytes each part of one large input has (parts end at a
     /// stanza boundary at or after it). Tests make it small to cut often.
     public var partSize = 1 << 18
+    /// Read every stanza (`--read-all`): no log records are skipped for lacking
+    /// the literals every result needs (``Prefilter``).
+    public var readAll = false
 
     public init(queries: [Query]) {
         self.queries = queries
@@ -153,6 +156,9 @@ public struct Parallelism: Equatable, Sendable {
     public var streamParts = false
     /// A large log cut into parts searched at once.
     public var logParts = false
+    /// What a large log's records must contain to be read: the others are
+    /// skipped (``Prefilter``). Then even one thread reads the log in parts.
+    public var skipping: Prefilter?
 }
 
 extension SearchOptions {
@@ -168,9 +174,22 @@ extension SearchOptions {
     /// An input is cut into parts only if a part need not know how many stanzas
     /// counted before it (`-m`, `-l`); a log's, only if neither their number
     /// (`-n`, which an XMPP stream's parts count as they are cut).
+    ///
+    /// A log's records are skipped by their literals only where a stanza that
+    /// has no result prints nothing and leaves nothing behind: not with `-v`,
+    /// nor context, `--pair` or stanza numbers, and only in the parts a log is
+    /// cut into (their readers check that they read as one reader would). Line-
+    /// buffered output too: a window's results are written when it is read.
     public func parallelism(for sink: any SearchSink) -> Parallelism {
-        guard threads > 1 && !lineBuffered && !follow && context == nil && !pairs && !header else { return Parallelism() }
+        guard !follow && context == nil && !pairs && !header else { return Parallelism() }
         let parts = maxCount == nil && sink.stanzasPerInput == nil
-        return Parallelism(inputs: true, streamParts: parts, logParts: parts && !withStanzaNumber)
+        var parallelism = Parallelism()
+        if threads > 1 && !lineBuffered {
+            parallelism = Parallelism(inputs: true, streamParts: parts, logParts: parts && !withStanzaNumber)
+        }
+        if parts && !withStanzaNumber && !readAll && !invert {
+            parallelism.skipping = Prefilter(queries: queries, each: each, wheres: wheres, aliases: namespaceAliases)
+        }
+        return parallelism
     }
 }

@@ -42,6 +42,10 @@ struct InputOptions: ParsableArguments {
                                valueName: "N"))
     var threads: Int?
 
+    @Flag(name: .customLong("read-all"),
+          help: "Read every record of a log, even those without the names and values every result needs: damage anywhere is reported.")
+    var readAll = false
+
     /// `--log` without a value: the format is detected.
     static let detectedLogFormat = "auto"
 

@@ -194,6 +194,7 @@ extension LogFormat {
 }
 
 extension ProsodyLogParser: LogFormatDefinition {
+    static let logsStanzasAsWritten = true
     static let name = "prosody"
     static let detectionRank: Int? = 0
     static func makeParser() -> any LogLineParser { ProsodyLogParser() }

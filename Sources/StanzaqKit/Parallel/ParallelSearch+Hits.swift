@@ -1,0 +1,191 @@
+import CByteSearch
+import StanzaQuery
+
+/// A log read only around the places where it holds what every result needs
+/// (``Prefilter``; stanzaq(1), "Skipping what cannot match"): ripgrep's
+/// literal search, then the full search of the lines around each hit.
+///
+/// The log's bytes are searched for the prefilter's needles; around each hit
+/// a window of whole records is cut (from a line a part may start at before
+/// the hit's line, to one after it), windows close together are joined, and
+/// each window is a part of the log, read by a reader started there, as a
+/// parallel search reads its parts: a window is kept only if its reader found
+/// that it depends on nothing before it and ended at a clean cut, else the log
+/// is read again from its start by one reader from that window on. The first
+/// window starts the log (the record prefix it learns, the warnings about its
+/// fields) and the last ends it (a stanza cut off at its end), so that only
+/// records between them are skipped, and with them only what they would have
+/// said about damage.
+extension ParallelSearch {
+    // The sizes below scale with the part size (256 kB), which the tests make
+    // small to skip often.
+
+    /// Windows closer than this (16 kB) are read as one, with what lies between:
+    /// a window's reader costs about as much as reading that much more (perf).
+    var hitWindowJoin: Int { options.partSize / 16 }
+    /// The bytes read at the start and end of a log whatever they hold (4 kB).
+    var hitWindowEdge: Int { max(options.partSize / 64, 1) }
+    /// Windows joined are cut once they hold this much (1 MB): a log full of
+    /// hits is read in parts of about this size.
+    var hitWindowLimit: Int { 4 * options.partSize }
+    /// The windows of one job hold about this much (256 kB): a job each would
+    /// cost more in threads handing over work than their reading (perf: five
+    /// context switches a window).
+    var batchLimit: Int { options.partSize }
+
+    func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter) -> Bool {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            close(fd)
+            return false
+        }
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format),
+                              batchLimit: batchLimit, make: { [self] in make($0) })
+        let size = jobs.log.size
+        let needles = prefilter.needles
+        var pending: Range<Int>?
+        var floor = 0
+        if let end = jobs.log.windowEnd(after: min(options.partSize, size)) {
+            pending = 0..<end
+            floor = end
+            jobs.log.recordPrefix = jobs.log.bytes(0..<end).withUnsafeBufferPointer { format.learnedRecordPrefix(atStartOf: $0) }
+        }
+        var dense = false
+        cutting: while floor < size && !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            // Hits all over the log: windows would hold most of it, at a greater
+            // cost than parts of the size a log is cut into without a prefilter.
+            dense = dense || (floor >= 16 * options.partSize && 2 * (jobs.covered + (pending?.count ?? 0)) > floor)
+            if let waiting = pending, dense {
+                guard jobs.emit(waiting) else { break cutting }
+                pending = nil
+            }
+            // Hits near enough to join the window waiting first: past them, it is made.
+            var hit = dense ? nil : jobs.log.firstHit(from: floor, before: pending == nil ? size : floor + hitWindowJoin,
+                                                      keeping: pending?.lowerBound ?? floor, needles: needles)
+            if !dense, hit == nil, let waiting = pending {
+                guard jobs.emit(waiting) else { break cutting }
+                pending = nil
+                hit = jobs.log.firstHit(from: floor, before: size, keeping: floor, needles: needles)
+            }
+            // No more hits: the end of the log is read all the same. Dense: the next part.
+            let edge = dense ? min(floor + hitWindowLimit, size) : hit ?? max(floor, size - hitWindowEdge)
+            // (A hit close enough joins the window waiting whatever line it is on.)
+            let near = dense || (pending != nil && edge <= floor + hitWindowJoin)
+            guard let start = near ? floor : jobs.log.windowStart(before: edge, floor: floor),
+                  let end = hit == nil && !dense || edge == size ? size : jobs.log.windowEnd(after: edge + (dense ? 0 : 1)) else {
+                // No line to start or end a window at in reach: one reader reads the rest.
+                if let waiting = pending, !jobs.emit(waiting) { break cutting }
+                pending = nil
+                guard jobs.flush() else { break cutting }
+                _ = make(.part(file, rereading(file, from: floor, line: jobs.log.line(at: floor))))
+                break cutting
+            }
+            if let waiting = pending, start <= floor + hitWindowJoin, waiting.count < hitWindowLimit {
+                pending = waiting.lowerBound..<end
+            } else {
+                if let waiting = pending, !jobs.emit(waiting) { break cutting }
+                pending = start..<end
+            }
+            floor = end
+        }
+        if !stopping.load(ordering: .acquiring), pending.map(jobs.emit) ?? true { _ = jobs.flush() }
+        debugParts("prefilter: \(prefilter.explanation): \(jobs.index) windows, \(jobs.covered) of \(size) bytes read")
+        _ = make(.end(file))
+        return true
+    }
+}
+
+/// The windows of a log made into jobs, a few together (``ParallelSearch/batchLimit``).
+private final class WindowJobs {
+    let file: SplitFile
+    var log: LogWindows
+    let batchLimit: Int
+    let make: (Job.Work) -> Bool
+    /// How many windows were made, and how much of the log they hold.
+    var index = 0
+    var covered = 0
+    private var batch: [PartOfInput] = []
+    private var batchBytes = 0
+
+    init(file: SplitFile, log: LogWindows, batchLimit: Int, make: @escaping (Job.Work) -> Bool) {
+        self.file = file
+        self.log = log
+        self.batchLimit = batchLimit
+        self.make = make
+    }
+
+    /// Makes the job of the windows kept so far; false once the search stopped.
+    func flush() -> Bool {
+        guard !batch.isEmpty else { return true }
+        defer { batch = []; batchBytes = 0 }
+        return make(.windows(file, batch))
+    }
+
+    /// Keeps the window `window` for a job; false once the search stopped.
+    func emit(_ window: Range<Int>) -> Bool {
+        let part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: window.lowerBound, bytes: log.bytes(window),
+                               continuing: nil, header: [], line: log.line(at: window.lowerBound), stanzasBefore: 0,
+                               stanzas: nil, log: log.format, index: index, endsInput: window.upperBound == log.size)
+        index += 1
+        // (What is before its end is not looked at again: a window starts at its end at the earliest.)
+        log.forget(before: window.upperBound)
+        batch.append(part)
+        batchBytes += window.count
+        covered += window.count
+        return batchBytes < batchLimit || flush()
+    }
+}
+
+extension ParallelSearch {
+    /// Reads the windows of a job one after the other, each by a reader
+    /// started there and checked as a part of a log is (``LogCuts``), with one
+    /// searcher and sink. What they find is kept until all are read: if one
+    /// was not read as one reader reads it, the log is read again by one reader,
+    /// writing from the job's first window on.
+    func searchWindows(_ file: SplitFile, _ windows: [PartOfInput], for job: Job) {
+        let trial = Transcript(unbounded: true)
+        let (windowSearcher, sink) = makeSearcher(for: job, into: trial)
+        var count = 0
+        // Read first, all of them, then checked in order: a check waits for the
+        // windows before, and the jobs before are read meanwhile.
+        var verdicts: [(clean: Bool, cutLog: LogCutLog?)] = []
+        for window in windows {
+            guard !isUnwanted(job) else { return }
+            windowSearcher.cutLog = nil
+            var result: (count: Int, clean: Bool)?
+            do {
+                result = try windowSearcher.search(InputPart(path: file.path, part: window), sink: sink)
+            } catch {
+                // Outputs kept in memory do not fail.
+            }
+            verdicts.append((result?.clean ?? false, windowSearcher.cutLog))
+            count += result?.count ?? 0
+        }
+        for (window, verdict) in zip(windows, verdicts) {
+            let clean = file.logCuts.check(part: window.index, verdict.cutLog, clean: verdict.clean, abandoned: { isUnwanted(job) })
+            if !clean && !isUnwanted(job) {
+                debugParts("prefilter: the window at line \(window.line) was not read as one reader reads it")
+                guard fallBack(job, in: file), let first = windows.first else { return }
+                search(InputPart(path: file.path, part: rereading(file, from: first.offset, line: first.line)), for: job, into: job.transcript)
+                return
+            }
+        }
+        try? sink.flush()
+        job.transcript.append(contentsOf: trial)
+        job.transcript.count = count
+        job.transcript.matched = windowSearcher.matched
+        job.transcript.failed = windowSearcher.failed
+        job.transcript.unboundPrefixes = windowSearcher.unboundPrefixes
+        job.transcript.sink = sink
+        if sink.stopsAtFirstMatch && windowSearcher.matched { noteMatch(in: job) }
+    }
+}
+
+/// For the tests (`STANZAQ_DEBUG_PARTS=1`): a line on standard error about how
+/// a file was cut, written at once, whatever the output's order.
+func debugParts(_ line: String) {
+    guard getenv("STANZAQ_DEBUG_PARTS") != nil else { return }
+    let text = "stanzaq: debug: " + line + "\n"
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}

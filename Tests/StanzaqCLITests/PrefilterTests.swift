@@ -1,0 +1,97 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// A large log is read only around the records that hold what every result
+/// needs (stanzaq(1), "Skipping what cannot match"): on undamaged logs the
+/// output, messages and exit status are those of a full read (`--read-all`),
+/// whatever the threads and wherever the windows fall (`STANZAQ_PART_SIZE`
+/// scales them: 64 bytes cuts the first window before the log's format is
+/// settled, so that every window falls back; 16 kB and 64 kB skip).
+final class PrefilterTests: CLITestCase {
+    static let optionSets: [[String]] = [
+        ["/iq<type=error>@id"],
+        ["-c", "body#"],
+        ["-c", "-H", "/iq<type=ERROR>"],
+        ["--case-sensitive", "-s", "/iq<type=result>"],
+        ["--json", "--fields", "line,time,direction,session", "/message<type=chat>/body#"],
+        ["--line-number", "-e", "/@id", "-e", "/$", "--where", "{urn:xmpp:ping}ping"],
+        ["-c", "-e", "/iq<type=result>@id", "-e", "query@xmlns"],
+        ["--each", "query/item", "-e", "@jid", "-e", "@subscription"],
+        ["-q", "/iq<type=error>"],
+    ]
+
+    /// Every log sample and every real log, repeated to at least 200 kB.
+    func logs(in scratch: ScratchDirectory) throws -> [String] {
+        var paths: [String] = []
+        let samples = Runner.examples.appendingPathComponent("logs")
+        let real = PackagePaths.file("Tests/Fixtures/real-logs/logs")
+        for folder in [samples, real] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name != "README.md" {
+                let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                let count = max(6, 200_000 / max(text.utf8.count, 1))
+                paths.append(try scratch.write((folder == real ? "real-" : "") + name, String(repeating: text, count: count)).path)
+            }
+        }
+        XCTAssertEqual(paths.count, 22)
+        return paths
+    }
+
+    func assertSameAsReadingAll(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let all = try Runner.stanzaq(["--read-all", "--threads", "1"] + arguments)
+        XCTAssertNil(all.signal, file: file, line: line)
+        for (size, threads) in [(64, 2), (16384, 1), (16384, 2), (65536, 2)] {
+            let skipping = try Runner.stanzaq(["--threads", String(threads)] + arguments,
+                                              environment: ["STANZAQ_PART_SIZE": String(size)])
+            let shown = "STANZAQ_PART_SIZE=\(size) stanzaq --threads \(threads) \(arguments.map(shellQuote).joined(separator: " "))"
+            XCTAssertEqual(skipping.output, all.output, "stdout of \(shown)", file: file, line: line)
+            XCTAssertEqual(skipping.stderr, all.stderr, "stderr of \(shown)", file: file, line: line)
+            XCTAssertEqual(skipping.status, all.status, "exit status of \(shown)", file: file, line: line)
+        }
+    }
+
+    func testEveryLogAsReadWhole() throws {
+        let scratch = try ScratchDirectory()
+        for path in try logs(in: scratch) {
+            for options in Self.optionSets {
+                try assertSameAsReadingAll(options + [path])
+            }
+        }
+    }
+
+    /// The windows of the real Prosody log: a tenth of it read, none read again.
+    func testWindowsSkip() throws {
+        let scratch = try ScratchDirectory()
+        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/prosody.log"), encoding: .utf8)
+        let path = try scratch.write("prosody.log", String(repeating: text, count: 6)).path
+        let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
+                                     environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(run.output, "48\n")
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 30 windows, 104512 of 962670 bytes read\n")
+        XCTAssertEqual(run.status, 0)
+    }
+
+    /// Damage in records that are skipped is not read, so not reported
+    /// (stanzaq(1), "Skipping what cannot match"); `--read-all` reports it.
+    func testDamageInSkippedRecords() throws {
+        let scratch = try ScratchDirectory()
+        var lines: [String] = []
+        for i in 0..<3000 {
+            let prefix = "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\t"
+            switch i {
+            case 1500: lines.append(prefix + "RECV: <message id='d\(i)'><body>a & b</body></message>")
+            case 2999: lines.append(prefix + "RECV: <iq id='q\(i)' type='error'/>")
+            default: lines.append(prefix + "RECV: <message id='m\(i)' type='chat'><body>hello \(i)</body></message>")
+            }
+        }
+        let path = try scratch.write("prosody.log", lines.joined(separator: "\n") + "\n").path
+        let skipping = try Runner.stanzaq(["/iq<type=error>@id", path], environment: ["STANZAQ_PART_SIZE": "16384"])
+        XCTAssertEqual(skipping.output, "q2999\n")
+        XCTAssertEqual(skipping.stderr, "")
+        XCTAssertEqual(skipping.status, 0)
+        let all = try Runner.stanzaq(["--read-all", "/iq<type=error>@id", path], environment: ["STANZAQ_PART_SIZE": "16384"])
+        XCTAssertEqual(all.output, "q2999\n")
+        XCTAssertEqual(all.stderr, "\(path):1501:74: xmlParseEntityRef: no name\n")
+        XCTAssertEqual(all.status, 2)
+    }
+}
