@@ -36,7 +36,7 @@ BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev libicu
 TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev
 # make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; make deb-lint: lintian.
 DEB_PACKAGES   = dpkg-dev
-BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time
+BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time ripgrep
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

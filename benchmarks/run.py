@@ -13,6 +13,10 @@ Start-up and size (issue 32): stanzaq and xmllint on one small stanza from
 standard input (300 runs each, in turn; see spawn_medians), the stripped release binary's size,
 the ICUs it loads (ldd) and whether it carries Foundation's ICU data, each with
 its goal. BENCH_ONLY=startup runs that part alone (seconds, not minutes).
+
+Real shapes (issue 30, benchmarks/speed.py): the logs real software wrote and a
+million small stanzas, against --threads 1, grep, rg and xmllint, each goal
+with its ratio. BENCH_ONLY=speed runs that part alone.
 """
 import glob
 import hashlib
@@ -27,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import speed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # STANZAQ_BIN measures another build (an earlier commit's, for a before/after).
@@ -235,6 +241,10 @@ def main():
     if os.environ.get("BENCH_ONLY") == "startup":
         print("\n".join(["| start-up and size | value |", "|---|---:|"] + startup_and_size()))
         return
+    if os.environ.get("BENCH_ONLY") == "speed":
+        os.makedirs(DATA, exist_ok=True)
+        print("\n".join(speed.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)), flush=True)
+        return
     big, small = make_input(BIG_MB), make_input(20)
     size = os.path.getsize(big) / 1e6
     files = make_files(BIG_MB / 10)
@@ -267,6 +277,9 @@ def main():
     log_medians = interleaved(log_commands, RUNS)
     log_rss = [peak_rss_mib(log_commands[0]), peak_rss_mib(f"{BIN} {q('body#')} {log_small}")]
     log_size, log_xml_size = os.path.getsize(log) / 1e6, os.path.getsize(log_xml) / 1e6
+
+    real_shapes = speed.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)
+    print("\n".join(real_shapes), flush=True)
 
     stanza = os.path.join(ROOT, "examples/message-delay.xml")
     startup = hyperfine([f"{BIN} /@id {stanza}", f"xmllint --noout {stanza}"], 30, warmup=3)
@@ -302,6 +315,7 @@ def main():
               f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
     lines += ["", "| start-up and size | value |", "|---|---:|"] + lean
+    lines += [""] + real_shapes
     lines += ["", "| log benchmark | value |", "|---|---:|",
               f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",
               f"| stanzaq body# on the same stanzas as XML ({log_xml_size:.0f} MB), median | {log_medians[1]:.3f} s ({log_xml_size / log_medians[1]:.1f} MB/s) |",
