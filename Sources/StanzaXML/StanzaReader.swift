@@ -145,6 +145,13 @@ public final class StanzaReader {
     @exclusivity(unchecked) var documentDepth = 0
     @exclusivity(unchecked) var rootStarted = false
     @exclusivity(unchecked) var inStream = false
+    /// The document is a run of top-level elements read as the children of a
+    /// start tag of the reader's own (``sequenceHeader``): one parser for many
+    /// of them, where a document each cost a parser each (see StanzaReader+Sequence.swift).
+    @exclusivity(unchecked) var inSequence = false
+    /// The last document was a top-level element that ended cleanly: an element
+    /// right after it is the next of a sequence.
+    var followsElement = false
     @exclusivity(unchecked) var streamScope: [NamespaceDeclaration] = []
     /// The current stream's start tag, as written again for a new parser.
     var streamHeader: [UInt8]?
