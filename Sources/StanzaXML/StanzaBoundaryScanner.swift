@@ -117,9 +117,9 @@ public struct StanzaBoundaryScanner {
     }
 
     /// Where the first stanza of a top-level sequence starts, if `bytes` start with
-    /// one: blanks, then the start tag of a `message`, `presence` or `iq` (which
-    /// ends the reader's start phase, so that a part read on its own reads as
-    /// one reader of the whole input does). `nil` for anything else.
+    /// one: blanks, then the start tag of a `message`, `presence` or `iq` (as a
+    /// MAM dump or `grep -o` output starts). `nil` for anything else (no byte
+    /// order mark, declaration or text first): such an input is read whole.
     public static func sequenceStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = 0
         while i < bytes.count && isXMLSpace(bytes[i]) { i += 1 }

@@ -29,8 +29,9 @@ extension StanzaReader {
     }
 
     /// A reader that goes on with a top-level sequence of stanzas at the start
-    /// of a line after one of its elements (past the input's start phase, which
-    /// a sequence that starts with a stanza leaves at once).
+    /// of a line after one of its elements, past the input's start phase (a
+    /// parallel search cuts a sequence's first part after ``tentativeLimit``
+    /// elements at least, which end the phase).
     /// - Parameter line: the line of the input where the bytes to be fed start.
     public convenience init(continuingSequenceAt line: Int, defaultNamespace: String? = nil,
                             recovery: Recovery = .stop, handler: @escaping Handler) {

@@ -288,7 +288,7 @@ extension StanzaReader {
     }
 
     /// How many top-level elements the start phase holds back at most.
-    static let tentativeLimit = 16
+    package static let tentativeLimit = 16
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
         guard pendingDamage == nil, let bytes, count > 0 else { return }

@@ -123,6 +123,11 @@ extension ParallelSearch {
                 }
                 buffer.append(contentsOf: more)
                 readTo += more.count
+            case .boundary(_, let stanzas) where first && header == nil && stanzas < StanzaReader.tentativeLimit:
+                // A sequence's first part holds the elements the reader's start phase may
+                // hold back (and drop, at an end tag where none is open): all of them, so
+                // that its reader leaves the phase where one reader of the whole file does.
+                continue cutting
             case .boundary(let end, let stanzas):
                 // The part keeps the buffer (no copy); what follows it starts a new one.
                 var rest: [UInt8] = []
