@@ -87,7 +87,7 @@ extension StanzaReader {
         }
         let element = Element(
             name: localName, namespace: namespace, prefix: name(prefix),
-            attributes: attributeList(attributeCount, attributes), namespaceDeclarations: declarations)
+            attributes: buildsAttributes ? attributeList(attributeCount, attributes) : [], namespaceDeclarations: declarations)
         if let parent = open.last {
             flushText()
             parent.append(element)

@@ -83,6 +83,9 @@ public final class StanzaReader {
     /// the others are skipped as elements below ``depthLimit`` are, their text
     /// too. `nil`: all.
     @exclusivity(unchecked) public var childSelection: ChildSelection?
+    /// Whether elements are built with their attributes; `false`: with none (for
+    /// queries that read none, `-c '/$'`). libxml2 reads and checks them all the same.
+    @exclusivity(unchecked) public var buildsAttributes = true
     /// Called with each stanza's root as soon as its start tag is read (name,
     /// namespace, attributes, namespace declarations, the stream's inherited
     /// ones; no children or text yet): when it returns `true`, the stanza is

@@ -93,6 +93,7 @@ extension InputSearch {
         case .xml:
             let reader = makeXMLReader()
             reader.wholeStanzaTest = plan.wholeStanzaTest
+            reader.buildsAttributes = plan.attributes
             xmlReader = reader
             stream = reader
         case .log(let format):
