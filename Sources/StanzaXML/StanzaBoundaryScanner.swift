@@ -5,9 +5,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Finds places in an XMPP stream where it can be cut into parts that are read
-/// on their own (in parallel): the start of a line, inside the stream, right
-/// after a stanza ends with nothing but blanks after it on its line. It does
+/// Finds places in an XMPP stream, or in a top-level sequence of stanzas, where
+/// it can be cut into parts that are read on their own (in parallel): the start
+/// of a line, inside the stream (or at the top level), right after a stanza
+/// ends with nothing but blanks after it on its line. It does
 /// not parse: it follows the depth of elements, jumping from one `<` to the
 /// next with byte searches that look at sixteen bytes at a time (CByteSearch)
 /// and skipping comments, CDATA sections, processing
@@ -30,14 +31,19 @@ public struct StanzaBoundaryScanner {
 
     /// Where scanning goes on, in the bytes handed to ``scan(_:target:)``.
     public private(set) var position: Int
-    private var depth = 1
+    /// The depth of the stanzas' start tags: 1 in a stream, 0 in a sequence.
+    private let top: Int
+    private var depth: Int
     private var stanzas = 0
     /// Right after a stanza's end: looking for the end of its line.
     private var afterStanza = false
 
-    /// A scanner inside a stream, between stanzas, at `position`.
-    public init(position: Int) {
+    /// A scanner inside a stream, between stanzas, at `position`; with
+    /// `sequence`, at the top level of a sequence of stanzas instead.
+    public init(position: Int, sequence: Bool = false) {
         self.position = position
+        top = sequence ? 0 : 1
+        depth = top
     }
 
     /// Scans `bytes` (which grow between calls, and keep what was scanned) from
@@ -64,8 +70,8 @@ public struct StanzaBoundaryScanner {
                 guard let close = Self.find(0x3E, in: base, from: q + 2, to: end) else { p = q; return .needMore }
                 depth -= 1
                 p = close + 1
-                if depth < 1 { return .unsure }   // the stream ends (or an end tag where none is open)
-                if depth == 1 { afterStanza = true }
+                if depth < top { return .unsure }   // the stream ends (or an end tag where none is open)
+                if depth == top { afterStanza = true }
             case 0x21:   // <!
                 if q + 4 > end { p = q; return .needMore }
                 if base[q + 2] == 0x2D && base[q + 3] == 0x2D {
@@ -80,7 +86,7 @@ public struct StanzaBoundaryScanner {
             case 0x3F:   // <?
                 guard let close = Self.find(sequence: "?>", in: base, from: q + 2, to: end) else { p = q; return .needMore }
                 // An XML declaration between stanzas: a new stream.
-                if depth == 1 && close - q >= 6 && Self.matches("<?xml", in: base, at: q) && isXMLSpace(base[q + 5]) {
+                if depth == top && close - q >= 6 && Self.matches("<?xml", in: base, at: q) && isXMLSpace(base[q + 5]) {
                     return .unsure
                 }
                 p = close
@@ -100,7 +106,7 @@ public struct StanzaBoundaryScanner {
                 if close < 0 { p = q; return .needMore }
                 let selfClosing = base[close - 1] == 0x2F
                 p = close + 1
-                if depth == 1 {
+                if depth == top {
                     if Self.isStreamTag(base, from: q + 1, to: close) { return .unsure }   // a reconnect
                     stanzas += 1
                     if selfClosing { afterStanza = true }
@@ -108,6 +114,26 @@ public struct StanzaBoundaryScanner {
                 if !selfClosing { depth += 1 }
             }
         }
+    }
+
+    /// Where the first stanza of a top-level sequence starts, if `bytes` start with
+    /// one: blanks, then the start tag of a `message`, `presence` or `iq` (as a
+    /// MAM dump or `grep -o` output starts). `nil` for anything else (no byte
+    /// order mark, declaration or text first): such an input is read whole.
+    public static func sequenceStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0
+        while i < bytes.count && isXMLSpace(bytes[i]) { i += 1 }
+        let start = i
+        guard i + 1 < bytes.count, bytes[i] == 0x3C, bytes[i + 1] != 0x3A, isNameStartByte(bytes[i + 1]) else { return nil }
+        i += 1
+        var nameStart = i
+        while i < bytes.count && isNameByte(bytes[i]) && bytes[i] < 0x80 {
+            if bytes[i] == 0x3A { nameStart = i + 1 }
+            i += 1
+        }
+        guard i < bytes.count, isXMLSpace(bytes[i]) || bytes[i] == 0x3E || bytes[i] == 0x2F else { return nil }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<i]), as: UTF8.self)
+        return name == "message" || name == "presence" || name == "iq" ? start : nil
     }
 
     /// Makes `offset` (a boundary) the start of the bytes: what comes before it

@@ -28,6 +28,33 @@ extension StanzaReader {
         startDocument(at: 0, header: streamHeader)
     }
 
+    /// A reader that goes on with a top-level sequence of stanzas at the start
+    /// of a line after one of its elements, past the input's start phase (a
+    /// parallel search cuts a sequence's first part after ``tentativeLimit``
+    /// elements at least, which end the phase).
+    /// - Parameter line: the line of the input where the bytes to be fed start.
+    public convenience init(continuingSequenceAt line: Int, defaultNamespace: String? = nil,
+                            recovery: Recovery = .stop, handler: @escaping Handler) {
+        self.init(defaultNamespace: defaultNamespace, recovery: recovery, handler: handler)
+        startPhase = false
+        sniffing = false
+        rawUndecided = false
+        sawDocument = true
+        followsElement = true
+        stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
+    }
+
+    /// Whether everything fed so far was read cleanly as a top-level sequence,
+    /// up to its end after one of its elements: no damage, nothing open, only
+    /// blanks after the last element. A reader of the whole input is then where
+    /// ``init(continuingSequenceAt:defaultNamespace:recovery:handler:)`` puts one.
+    public var isAfterSequenceElement: Bool {
+        guard context == nil, !inStream, followsElement, !isStopped, failure == nil, damageCount == 0, outbox.isEmpty,
+              pendingDamage == nil, resynchronizer == nil, skippedDamage == nil, !startPhase, tentative.isEmpty
+        else { return false }
+        return cursor == inputLength
+    }
+
     /// The start tag of the stream being read, written as a reader that goes on
     /// with it is given it; `nil` outside a stream.
     public var streamStartTag: [UInt8]? {

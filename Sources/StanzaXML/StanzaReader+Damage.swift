@@ -79,6 +79,7 @@ extension StanzaReader {
         let from = stanzaLevel.offset
         freeContext()
         skippedDamage = nil
+        followsElement = false
         if damage.isReconnect {
             // Not damage: the new stream's document starts at its header.
             let start = damage.offset + 1
@@ -209,6 +210,8 @@ extension StanzaReader {
         }
         if code == Int(XML_ERR_TAG_NAME_MISMATCH.rawValue) || code == Int(XML_ERR_TAG_NOT_FINISHED.rawValue) {
             message = shiftingLineNumbers(in: message)
+        } else if inSequence && code == Int(XML_ERR_GT_REQUIRED.rawValue) {
+            message = elementRelativeLineNumbers(in: message)
         }
         damage(line: place.line, column: place.column, message)
     }

@@ -95,6 +95,11 @@ extension StanzaReader {
         guard first + 1 < inputLength || endOfInput else { return false }
         let lead = retained[first - retainedBase]
         let next: UInt8? = first + 1 < inputLength ? retained[first + 1 - retainedBase] : nil
+        // The next element of a sequence: read with the parser of those before it from here on.
+        if followsElement && !endOfInput && nextSequenceElement(from: first) == first {
+            startDocument(at: first, header: Self.sequenceHeader, sequence: true)
+            return true
+        }
         // A '<' starts a document, even a malformed one (libxml2 then says what is wrong with it).
         if lead == UInt8(ascii: "<"), let next, next != UInt8(ascii: "/") {
             if next == UInt8(ascii: "?") && startsWith("<?xml", at: first) { leaveStartPhase() }
@@ -136,6 +141,7 @@ extension StanzaReader {
         let place = position(of: offset)
         resynchronizer = Resynchronizer(from: offset, damageOffset: offset, inStream: false)
         interruptedStreamHeader = nil
+        followsElement = false
         if startPhase && (endTag || !sawDocument) {
             // Input that starts in the middle of a stanza, and nothing is wrong: an
             // end tag shows that the elements read so far were children of a stanza
@@ -170,8 +176,9 @@ extension StanzaReader {
     }
 
     /// Starts a parser at `offset`. `header`: a stream's start tag, parsed first
-    /// so that its namespaces are in scope (a stream continued with a new parser).
-    func startDocument(at offset: Int, header: [UInt8]?) {
+    /// so that its namespaces are in scope (a stream continued with a new parser),
+    /// or with `sequence`, ``sequenceHeader``.
+    func startDocument(at offset: Int, header: [UInt8]?, sequence: Bool = false) {
         if offset != stanzaLevel.offset { stanzaLevel = position(of: offset) }
         trim(upTo: offset)
         cursor = offset
@@ -182,6 +189,8 @@ extension StanzaReader {
         documentDepth = 0
         rootStarted = false
         inStream = false
+        inSequence = sequence
+        followsElement = false
         streamScope = []
         streamHeader = nil
         resetOffset = nil
@@ -189,10 +198,11 @@ extension StanzaReader {
         stanzasInDocument = 0
         tagScan = TagScan(start: -1)
         finishing = false
-        pieceSize = 256
+        pieceSize = sequence ? Self.maximumPiece : 256
         stanzaLocalName = nil
         sawDocument = true
         if header == nil { declaredEncoding = encodingDeclaration(at: offset) }
+        if sequence { declaredEncoding = nil }
         // A new parser has a new dictionary: its pointers may be reused for other names.
         for slot in nameKeys.indices { nameKeys[slot] = nil }
         var sax = Self.saxHandler
@@ -231,12 +241,14 @@ extension StanzaReader {
         pendingText.removeAll(keepingCapacity: true)
         resetOffset = nil
         inStream = false
+        inSequence = false
     }
 
     /// Ends the input for the current document: a stream may end unclosed
     /// between stanzas; anything else open is a cut-off stanza.
     func terminateDocument() {
         guard let context else { return }
+        if inSequence { return abandonSequenceDocument() }
         let consumed = documentStart + Int(xmlByteConsumed(context))
         let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
         if (inStream && open.isEmpty && skipped == 0 && restIsBetweenStanzas(context)) || (restIsBlank && !rootStarted) {
@@ -334,62 +346,5 @@ extension StanzaReader {
         var index = min(offset, inputLength) - 1 - retainedBase
         while index > 0 && retained[index] != UInt8(ascii: "<") { index -= 1 }
         return max(index, 0) + retainedBase
-    }
-
-    // MARK: - Positions
-
-    private func advance(_ origin: (line: Int, column: Int), over bytes: ArraySlice<UInt8>) -> (line: Int, column: Int) {
-        var (line, column) = origin
-        for byte in bytes {
-            if byte == 0x0A { line += 1; column = 1 }
-            else if byte & 0xC0 != 0x80 { column += 1 }   // count characters, not UTF-8 continuation bytes
-        }
-        return (line, column)
-    }
-
-    /// The line and column of an offset at or after ``stanzaLevel``, counted on
-    /// over the bytes in between.
-    func position(of offset: Int) -> InputPosition {
-        let from = stanzaLevel.offset - retainedBase, to = offset - retainedBase
-        guard from >= 0, from <= to, to <= retained.count else {
-            return InputPosition(offset: offset, line: stanzaLevel.line, column: stanzaLevel.column)
-        }
-        let (line, column) = advance((stanzaLevel.line, stanzaLevel.column), over: retained[from..<to])
-        return InputPosition(offset: offset, line: line, column: column)
-    }
-
-    /// The end of the input: libxml2's position where it stopped parsing,
-    /// counted on over the bytes it has not consumed (they are all retained).
-    func endPosition() -> (line: Int, column: Int) {
-        guard let context else { let end = position(of: inputLength); return (end.line, end.column) }
-        let consumed = documentStart + Int(xmlByteConsumed(context)) - retainedBase
-        guard consumed >= 0, consumed <= retained.count else { return currentPosition() }
-        return advance(currentPosition(), over: retained[consumed...])
-    }
-
-    /// Where libxml2 is in the current document, in input coordinates.
-    func currentPosition() -> (line: Int, column: Int) {
-        guard let context else { let end = position(of: inputLength); return (end.line, end.column) }
-        return inputPosition(line: Int(xmlSAX2GetLineNumber(context)), column: Int(xmlSAX2GetColumnNumber(context)))
-    }
-
-    /// Turns a position libxml2 reports in the current document into one in the whole input.
-    func inputPosition(line: Int, column: Int) -> (line: Int, column: Int) {
-        if line <= 1 { return (documentOrigin.line, documentOrigin.column + max(column, 1) - 1) }
-        return (documentOrigin.line + line - 1, max(column, 1))
-    }
-
-    /// Where libxml2 has read to, as an input offset.
-    func consumedOffset() -> Int {
-        guard let context else { return cursor }
-        return documentStart + Int(xmlByteConsumed(context))
-    }
-
-    /// Marks the place libxml2 has just read to as between stanzas.
-    func markStanzaLevel() {
-        let offset = consumedOffset()
-        guard offset > stanzaLevel.offset else { return }
-        let place = currentPosition()
-        stanzaLevel = InputPosition(offset: offset, line: place.line, column: place.column)
     }
 }

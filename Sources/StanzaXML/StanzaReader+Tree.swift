@@ -38,11 +38,12 @@ extension StanzaReader {
         let depth = documentDepth
         documentDepth += 1
         textLength = 0
-        if documentDepth > Self.maximumDepth {
+        if documentDepth - (inSequence ? 1 : 0) > Self.maximumDepth {
             damageHere("elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
             return
         }
-        let level = depth - (inStream ? 1 : 0)   // 0: the stanza's root
+        if inSequence && depth == 0 { return }   // the reader's own start tag
+        let level = depth - (inStream || inSequence ? 1 : 0)   // 0: the stanza's root
         if interruptsStanza(depth: depth, level: level, prefix, localNamePointer, uri) { return }
         guard countElement(level: level, prefix: prefix, localName: localNamePointer,
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
@@ -68,6 +69,9 @@ extension StanzaReader {
                 return
             }
             if startPhase && isStanzaName(localName) { leaveStartPhase() }
+        } else if inSequence && depth == 1 {
+            rootStarted = true
+            if startPhase && isStanzaName(localName) { leaveStartPhase() }
         }
         if level == 0 {
             // Stanzas never contain a stanza of their own name but inside a payload
@@ -83,7 +87,7 @@ extension StanzaReader {
         }
         let element = Element(
             name: localName, namespace: namespace, prefix: name(prefix),
-            attributes: attributeList(attributeCount, attributes), namespaceDeclarations: declarations)
+            attributes: buildsAttributes ? attributeList(attributeCount, attributes) : [], namespaceDeclarations: declarations)
         if let parent = open.last {
             flushText()
             parent.append(element)
@@ -233,7 +237,7 @@ extension StanzaReader {
         guard pendingDamage == nil, resetOffset == nil else { return }
         documentDepth -= 1
         textLength = 0
-        let stanzaDepth = inStream ? 1 : 0
+        let stanzaDepth = inStream || inSequence ? 1 : 0
         if stanzaLocalName != nil && sameNamespaceDepth > documentDepth - stanzaDepth {
             sameNamespaceDepth = documentDepth - stanzaDepth
         }
@@ -268,6 +272,8 @@ extension StanzaReader {
                         xmlStopParser(context)
                         return
                     }
+                } else if inSequence {
+                    return endSequenceElement()
                 }
             }
         }
@@ -276,12 +282,13 @@ extension StanzaReader {
             markStanzaLevel()
             resetOffset = consumedOffset()
             restartsStream = false
+            followsElement = !inStream
             xmlStopParser(context)
         }
     }
 
     /// How many top-level elements the start phase holds back at most.
-    static let tentativeLimit = 16
+    package static let tentativeLimit = 16
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
         guard pendingDamage == nil, let bytes, count > 0 else { return }

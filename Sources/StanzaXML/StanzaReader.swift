@@ -83,6 +83,9 @@ public final class StanzaReader {
     /// the others are skipped as elements below ``depthLimit`` are, their text
     /// too. `nil`: all.
     @exclusivity(unchecked) public var childSelection: ChildSelection?
+    /// Whether elements are built with their attributes; `false`: with none (for
+    /// queries that read none, `-c '/$'`). libxml2 reads and checks them all the same.
+    @exclusivity(unchecked) public var buildsAttributes = true
     /// Called with each stanza's root as soon as its start tag is read (name,
     /// namespace, attributes, namespace declarations, the stream's inherited
     /// ones; no children or text yet): when it returns `true`, the stanza is
@@ -145,6 +148,13 @@ public final class StanzaReader {
     @exclusivity(unchecked) var documentDepth = 0
     @exclusivity(unchecked) var rootStarted = false
     @exclusivity(unchecked) var inStream = false
+    /// The document is a run of top-level elements read as the children of a
+    /// start tag of the reader's own (``sequenceHeader``): one parser for many
+    /// of them, where a document each cost a parser each (see StanzaReader+Sequence.swift).
+    @exclusivity(unchecked) var inSequence = false
+    /// The last document was a top-level element that ended cleanly: an element
+    /// right after it is the next of a sequence.
+    var followsElement = false
     @exclusivity(unchecked) var streamScope: [NamespaceDeclaration] = []
     /// The current stream's start tag, as written again for a new parser.
     var streamHeader: [UInt8]?

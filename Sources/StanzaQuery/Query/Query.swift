@@ -205,6 +205,26 @@ public final class Query {
         return deepest
     }
 
+    /// Whether the query may read an attribute: a filter (most test one), an
+    /// `@` or data-form extraction, or elements as results (printed with their
+    /// attributes). `/$` and `body#` read none, so a reader need not build any
+    /// (``StanzaReader/buildsAttributes``).
+    public var readsAttributes: Bool {
+        if dataForm != nil { return true }
+        switch syntax.extraction {
+        case .text?, .name?: break
+        case nil, .attribute?, .allAttributes?, .dataForm?: return true
+        }
+        for step in steps {
+            switch step {
+            case .select(let selector), .context(let selector), .keep(let selector):
+                if !selector.filters.isEmpty { return true }
+            case .parent, .anyDepth: break
+            }
+        }
+        return false
+    }
+
     /// Every result, in document order, duplicates kept (Monal's `find:`).
     /// - Parameters:
     ///   - strict: conversions must succeed on the whole value (stanzaq-query(7), CONVERSIONS).

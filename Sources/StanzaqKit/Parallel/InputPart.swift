@@ -35,6 +35,10 @@ struct PartOfInput {
     var stanzasBefore: Int
     /// How many stanzas start in `bytes`, by the scanner's count.
     var stanzas: Int?
+    /// A part of a top-level sequence of stanzas (no stream): one that does not
+    /// start the file is read by a reader taking up the sequence there
+    /// (``StanzaReader/init(continuingSequenceAt:defaultNamespace:recovery:handler:)``).
+    var sequence = false
     /// For a part of a log: its format. A part that does not start the log is
     /// read by a log reader started there (``LogReader/startsMidLog``).
     var log: LogFormat?

@@ -51,8 +51,8 @@ extension ParallelSearch {
         return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
     }
 
-    /// Cuts the file at `path` into parts, if it is an XMPP stream that can be;
-    /// false if it is to be searched whole.
+    /// Cuts the file at `path` into parts, if it is an XMPP stream, a top-level
+    /// sequence of stanzas or a log that can be; false if it is to be searched whole.
     func split(_ path: String) -> Bool {
         guard mayBeSplit(path) else { return false }
         let fd: Int32
@@ -65,7 +65,7 @@ extension ParallelSearch {
         }
         guard fd >= 0 else { return false }
         let blockSize = 1 << 16
-        var buffer = readBlock(fd, at: 0, size: blockSize)
+        let buffer = readBlock(fd, at: 0, size: blockSize)
         // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
         if buffer.starts(with: [0x1F, 0x8B]) {
             close(fd)
@@ -74,22 +74,43 @@ extension ParallelSearch {
         if case .log(let format)? = options.input ?? InputKind.recognise(buffer, atEnd: buffer.count < blockSize) {
             return splitLog(path, fd, buffer: buffer, format: format)
         }
-        guard parallelism.streamParts, let prologue = buffer.withUnsafeBufferPointer({ StreamPrologue($0) }) else {
+        guard parallelism.streamParts else {
             close(fd)
             return false
         }
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        if let prologue = buffer.withUnsafeBufferPointer({ StreamPrologue($0) }) {
+            cut(file, buffer: buffer, scanner: StanzaBoundaryScanner(position: prologue.end), header: prologue.header)
+        } else if let start = buffer.withUnsafeBufferPointer({ StanzaBoundaryScanner.sequenceStart($0) }) {
+            // A top-level sequence of stanzas: cut as a stream is, each part after the
+            // first read by a reader taking up the sequence there.
+            cut(file, buffer: buffer, scanner: StanzaBoundaryScanner(position: start, sequence: true), header: nil)
+        } else {
+            close(fd)
+            return false
+        }
+        _ = make(.end(file))
+        return true
+    }
+
+    /// Cuts an XMPP stream (`header`: its start tag) or a top-level sequence of
+    /// stanzas (`header` nil) into parts at the boundaries `scanner` finds, from
+    /// the first bytes of the file in `buffer`.
+    private func cut(_ file: SplitFile, buffer: [UInt8], scanner: StanzaBoundaryScanner, header: [UInt8]?) {
+        let fd = file.fileDescriptor
+        let blockSize = 1 << 16
+        var buffer = buffer
+        var scanner = scanner
         // Room for a whole part and the block read past its end, so that the
         // blocks appended to it are copied once (growing it copied all before
         // each time: 2% of a search's instructions, callgrind).
         let partCapacity = options.partSize + 2 * blockSize
         buffer.reserveCapacity(partCapacity)
-        let file = SplitFile(path: path, fileDescriptor: fd)
-        var scanner = StanzaBoundaryScanner(position: prologue.end)
         var offset = 0, readTo = buffer.count, line = 1, before = 0
         var first = true
         func part(_ bytes: [UInt8]?, stanzas: Int?) -> PartOfInput {
-            PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : prologue.header,
-                        header: prologue.header, line: line, stanzasBefore: before, stanzas: stanzas)
+            PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : header,
+                        header: header ?? [], line: line, stanzasBefore: before, stanzas: stanzas, sequence: header == nil)
         }
         cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.partSize) }) {
@@ -102,6 +123,11 @@ extension ParallelSearch {
                 }
                 buffer.append(contentsOf: more)
                 readTo += more.count
+            case .boundary(_, let stanzas) where first && header == nil && stanzas < StanzaReader.tentativeLimit:
+                // A sequence's first part holds the elements the reader's start phase may
+                // hold back (and drop, at an end tag where none is open): all of them, so
+                // that its reader leaves the phase where one reader of the whole file does.
+                continue cutting
             case .boundary(let end, let stanzas):
                 // The part keeps the buffer (no copy); what follows it starts a new one.
                 var rest: [UInt8] = []
@@ -112,6 +138,7 @@ extension ParallelSearch {
                 buffer = rest
                 let newlines = bytes.withUnsafeBufferPointer(countNewlines)
                 guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
+                partsMade.add(1, ordering: .relaxed)
                 line += newlines
                 before += stanzas
                 offset += end
@@ -122,8 +149,6 @@ extension ParallelSearch {
                 break cutting
             }
         }
-        _ = make(.end(file))
-        return true
     }
 
     /// Cuts a log into parts at line boundaries, each read by a log reader of its

@@ -61,7 +61,7 @@ extension InputSearch {
             return !stream.isStopped && outputError == nil
         }
         // A part that continues an XMPP stream, or a log, is read as the parts before it.
-        let known: InputKind? = part?.continuing != nil ? .xml
+        let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
             : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : nil }
         if let kind = known ?? options.input {
             begin(kind)
@@ -93,6 +93,7 @@ extension InputSearch {
         case .xml:
             let reader = makeXMLReader()
             reader.wholeStanzaTest = plan.wholeStanzaTest
+            reader.buildsAttributes = plan.attributes
             xmlReader = reader
             stream = reader
         case .log(let format):
@@ -114,6 +115,9 @@ extension InputSearch {
         let reader: StanzaReader
         if let part, let header = part.continuing {
             reader = StanzaReader(continuing: header, line: part.line, defaultNamespace: options.defaultNamespace,
+                                  recovery: .skipDamage, handler: handler)
+        } else if let part, part.sequence && part.offset != 0 {
+            reader = StanzaReader(continuingSequenceAt: part.line, defaultNamespace: options.defaultNamespace,
                                   recovery: .skipDamage, handler: handler)
         } else {
             reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage, handler: handler)

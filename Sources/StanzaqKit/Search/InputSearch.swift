@@ -173,7 +173,9 @@ final class InputSearch<Sink: SearchSink> {
             guard let expected = part.stanzas else { return (count, true) }
             // Stopped by the search (-q): what was read up to there is right.
             if !searcher.goesOn(sink) { return (count, true) }
-            let clean = xmlReader.map { $0.isInsideStreamBetweenStanzas && $0.streamStartTag == part.header } ?? false
+            let clean = xmlReader.map {
+                part.sequence ? $0.isAfterSequenceElement : $0.isInsideStreamBetweenStanzas && $0.streamStartTag == part.header
+            } ?? false
             return (count, clean && number - part.stanzasBefore == expected)
         }
         if let format = logReader?.format { warn(format) }
