@@ -68,10 +68,10 @@ extension StanzaReader {
                 beginStream(prefix: name(prefix), declarations: declarations)
                 return
             }
-            if startPhase && isStanzaName(localName) { leaveStartPhase() }
+            if startPhase && isStanzaName(localNamePointer) { leaveStartPhase() }
         } else if inSequence && depth == 1 {
             rootStarted = true
-            if startPhase && isStanzaName(localName) { leaveStartPhase() }
+            if startPhase && isStanzaName(localNamePointer) { leaveStartPhase() }
         }
         if level == 0 {
             // Stanzas never contain a stanza of their own name but inside a payload

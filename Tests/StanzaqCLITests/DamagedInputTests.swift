@@ -44,6 +44,19 @@ final class DamagedInputTests: CLITestCase {
                           status: 2)
     }
 
+    /// A stanza's name ends the start phase, where elements are held back in
+    /// case an end tag shows them to be the end of a stanza cut off before the
+    /// input: stanzas before a stray end tag are kept, and it is damage. (The
+    /// check compared a pointer to a string's bridged copy, so it never held and
+    /// the two messages were dropped, with exit status 0.)
+    func testStanzasBeforeAStrayEndTagAreKept() throws {
+        let input = "<message id='1'/>\n<message id='2'/>\n</foo>\n<message id='3'/>\n"
+        try assertStanzaq(["/@id"], stdin: input, stdout: "1\n2\n3\n",
+                          stderr: "(standard input):3:1: end tag </foo> where no element is open\n", status: 2)
+        // Elements that are not stanzas are the end of a stanza cut off: dropped, as before.
+        try assertStanzaq(["/$"], stdin: "<b>x</b>\n<c/>\n</foo>\n<message id='3'/>\n", stdout: "message\n", status: 0)
+    }
+
     // MARK: Resynchronisation
 
     func testStrayAmpersand() throws {

@@ -87,13 +87,15 @@ final class SequenceParallelTests: CLITestCase {
         try check(Self.sequence(stanzas: 300, between: "</end>\n"), status: 2, sizes: [1, 900])
     }
 
-    /// An end tag where none is open early in the input drops the elements
-    /// before it (they were the end of a stanza whose start was not read): the
+    /// An end tag where none is open early in the input: elements before it
+    /// that are not stanzas are dropped (they were the end of a stanza whose
+    /// start was not read), stanzas are kept and the end tag is damage. The
     /// first part holds all the elements that can be dropped so.
     func testEndTagAmongTheFirstElements() throws {
         let text = "<message id='1'/>\n<message id='2'/>\n" + String(repeating: "<presence id='x'/>\n", count: 10) + "</foo>\n"
             + Self.sequence(stanzas: 100)
-        try check(text, status: 0, sizes: [1, 40, 100])
+        try check(text, status: 2, sizes: [1, 40, 100])
+        try check("<b>x</b>\n<c/>\n</foo>\n" + Self.sequence(stanzas: 100), status: 0, sizes: [1, 40, 100])
     }
 
     /// Parts are kept, not all read again by one reader (`STANZAQ_DEBUG_PARTS`
