@@ -99,8 +99,9 @@ def run(root, binary, data, runs, interleaved, peak_rss_mib, digest, q):
         every_one = f"{binary} --threads 1 -c -e {q('/$')} {log}"
         selective = f"{binary} -c -e {q(SELECTIVE)} {log}"
         selective_all = f"{binary} --read-all --threads 1 -c -e {q(SELECTIVE)} {log}"
-        grep = f"grep -c {q(GREP_PATTERN)} {log}"
-        rg = f"rg -c {q(GREP_PATTERN)} {log}"
+        # (Through a pipe: GNU grep stops at the first match when its output is /dev/null.)
+        grep = "sh -c " + q(f"grep -c {q(GREP_PATTERN)} {log} | cat")
+        rg = "sh -c " + q(f"rg -c {q(GREP_PATTERN)} {log} | cat")
         same(f"{name}: every stanza", every, every_one)
         same(f"{name}: selective", selective, selective_all)
         t_every, t_one, t_sel, t_grep, t_rg = interleaved([every, every_one, selective, grep, rg], runs)

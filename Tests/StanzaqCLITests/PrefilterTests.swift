@@ -67,7 +67,7 @@ final class PrefilterTests: CLITestCase {
         let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
                                      environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
         XCTAssertEqual(run.output, "48\n")
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 30 windows, 104512 of 962670 bytes read\n")
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 53 windows, 104512 of 962670 bytes read\n")
         XCTAssertEqual(run.status, 0)
     }
 

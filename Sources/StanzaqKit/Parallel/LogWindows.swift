@@ -88,8 +88,9 @@ struct LogWindows {
     }
 
     /// Where the first needle found at or after `offset` and before `limit`
-    /// starts; `nil` if none is. The bytes from `keeping` on stay.
-    mutating func firstHit(from offset: Int, before limit: Int, keeping: Int, needles: [(bytes: [UInt8], caseless: Bool)]) -> Int? {
+    /// starts; `nil` if none is. The bytes from `keeping` on stay (a window
+    /// waiting to be made); of the others, those a window may still start in.
+    mutating func firstHit(from offset: Int, before limit: Int, keeping: Int?, needles: [(bytes: [UInt8], caseless: Bool)]) -> Int? {
         let longest = needles.map(\.bytes.count).max() ?? 1
         let limit = min(limit, size)
         var from = offset
@@ -101,7 +102,7 @@ struct LogWindows {
             if end >= min(size, limit + longest - 1) { return nil }
             // A needle may start in the last bytes searched and end past them.
             from = end - longest + 1
-            forget(before: min(keeping, from - Self.reach))
+            forget(before: min(keeping ?? Int.max, from - Self.reach))
         }
         return nil
     }

@@ -20,9 +20,12 @@ extension ParallelSearch {
     // The sizes below scale with the part size (256 kB), which the tests make
     // small to skip often.
 
-    /// Windows closer than this (16 kB) are read as one, with what lies between:
-    /// a window's reader costs about as much as reading that much more (perf).
-    var hitWindowJoin: Int { options.partSize / 16 }
+    /// Windows closer than this (4 kB) are read as one, with what lies between:
+    /// a window's reader costs about as much as reading that much more
+    /// (callgrind: some 700,000 instructions a window, most of them making and
+    /// freeing its readers' libxml2 parsers; 16 kB read twice the bytes of a
+    /// Prosody log for as many windows less).
+    var hitWindowJoin: Int { options.partSize / 64 }
     /// The bytes read at the start and end of a log whatever they hold (4 kB).
     var hitWindowEdge: Int { max(options.partSize / 64, 1) }
     /// Windows joined are cut once they hold this much (1 MB): a log full of
@@ -62,11 +65,11 @@ extension ParallelSearch {
             }
             // Hits near enough to join the window waiting first: past them, it is made.
             var hit = dense ? nil : jobs.log.firstHit(from: floor, before: pending == nil ? size : floor + hitWindowJoin,
-                                                      keeping: pending?.lowerBound ?? floor, needles: needles)
+                                                      keeping: pending?.lowerBound, needles: needles)
             if !dense, hit == nil, let waiting = pending {
                 guard jobs.emit(waiting) else { break cutting }
                 pending = nil
-                hit = jobs.log.firstHit(from: floor, before: size, keeping: floor, needles: needles)
+                hit = jobs.log.firstHit(from: floor, before: size, keeping: nil, needles: needles)
             }
             // No more hits: the end of the log is read all the same. Dense: the next part.
             let edge = dense ? min(floor + hitWindowLimit, size) : hit ?? max(floor, size - hitWindowEdge)
