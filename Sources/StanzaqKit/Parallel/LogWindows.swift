@@ -22,15 +22,19 @@ struct LogWindows {
     /// The line at ``counted``: the line feeds before it have been counted.
     private var counted = 0
     private var countedLine = 1
-    private static let block = 1 << 20
-    /// How far a window may reach back or on from a hit for a line a part may
-    /// start at; further, the log is read by one reader from there.
-    private static let reach = 1 << 18
+    /// How much is read at once (1 MB), and how far a window may reach back or
+    /// on from a hit for a line a part may start at (256 kB); further, the log
+    /// is read by one reader from there. Both scale with the part size, which
+    /// the tests make small: a literal then often spans two reads.
+    private let block: Int
+    private let reach: Int
 
-    init(fileDescriptor: Int32, size: Int, format: LogFormat) {
+    init(fileDescriptor: Int32, size: Int, format: LogFormat, partSize: Int) {
         self.fileDescriptor = fileDescriptor
         self.size = size
         self.format = format
+        block = max(4 * partSize, 64)
+        reach = max(partSize, 64)
     }
 
     private var readTo: Int { base + buffer.count }
@@ -64,7 +68,7 @@ struct LogWindows {
         guard offset > kept else { return }
         _ = line(at: offset)
         kept = min(offset, readTo)
-        if kept - base >= Self.block {
+        if kept - base >= block {
             buffer.removeFirst(kept - base)
             base = kept
         }
@@ -95,14 +99,14 @@ struct LogWindows {
         let limit = min(limit, size)
         var from = offset
         while from < limit {
-            read(to: min(limit + longest - 1, from + Self.block))
+            read(to: min(limit + longest - 1, from + block))
             let end = readTo
             let found = buffer.withUnsafeBufferPointer { Prefilter.firstHit(in: $0, from: from - base, to: end - base, needles: needles) } + base
             if found < end { return found < limit ? found : nil }
             if end >= min(size, limit + longest - 1) { return nil }
             // A needle may start in the last bytes searched and end past them.
             from = end - longest + 1
-            forget(before: min(keeping ?? Int.max, from - Self.reach))
+            forget(before: min(keeping ?? Int.max, from - reach))
         }
         return nil
     }
@@ -113,7 +117,7 @@ struct LogWindows {
     /// `nil` if none is within reach.
     mutating func windowStart(before offset: Int, floor: Int) -> Int? {
         read(to: offset + (1 << 16))
-        let lowest = max(floor, kept, offset - Self.reach)
+        let lowest = max(floor, kept, offset - reach)
         return buffer.withUnsafeBufferPointer { bytes -> Int? in
             let all = bytes.baseAddress!
             /// The start of the line that holds the byte at `end` (a line feed ends the line it is in).
@@ -151,7 +155,7 @@ struct LogWindows {
                 var newline = stanzaq_find_byte(all, offset - base, bytes.count, 0x0A)
                 while newline < bytes.count {
                     let start = newline + 1
-                    if start + base > offset + Self.reach { return .some(nil) }
+                    if start + base > offset + reach { return .some(nil) }
                     let lineEnd = stanzaq_find_byte(all, start, bytes.count, 0x0A)
                     if lineEnd == bytes.count && !complete { return nil }
                     let previous = stanzaq_find_last_byte(all, newline, 0x0A) + 1
@@ -162,7 +166,7 @@ struct LogWindows {
                     newline = lineEnd
                 }
                 if complete { return .some(size) }
-                return bytes.count + base > offset + Self.reach ? .some(nil) : nil
+                return bytes.count + base > offset + reach ? .some(nil) : nil
             }
             if let answer { return answer }
             wanted *= 2

@@ -43,7 +43,7 @@ extension ParallelSearch {
             return false
         }
         let file = SplitFile(path: path, fileDescriptor: fd)
-        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format),
+        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format, partSize: options.partSize),
                               batchLimit: batchLimit, make: { [self] in make($0) })
         let size = jobs.log.size
         let needles = prefilter.needles
