@@ -136,6 +136,12 @@ public struct StanzaBoundaryScanner {
         return name == "message" || name == "presence" || name == "iq" ? start : nil
     }
 
+    /// The bytes before `offset` were dropped from those handed to
+    /// ``scan(_:target:)``: only the position moves, the stanzas counted stay.
+    public mutating func forget(before offset: Int) {
+        position -= offset
+    }
+
     /// Makes `offset` (a boundary) the start of the bytes: what comes before it
     /// is cut off, and the stanzas counted start again from 0.
     public mutating func cut(at offset: Int) {

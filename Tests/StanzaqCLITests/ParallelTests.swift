@@ -76,6 +76,8 @@ final class ParallelTests: CLITestCase {
     /// turn, and checks that stdout, stderr and the exit status are the same.
     func assertSameAsOneThread(_ arguments: [String], threads: Int = 2, partSizes: [Int], in directory: URL = Runner.examples,
                                file: StaticString = #filePath, line: UInt = #line) throws {
+        // (--read-all: the parts, not the windows of a prefilter, which PrefilterTests compares with a full read.)
+        let arguments = ["--read-all"] + arguments
         let one = try Runner.stanzaq(["--threads", "1"] + arguments, in: directory)
         XCTAssertNil(one.signal, file: file, line: line)
         for size in partSizes {

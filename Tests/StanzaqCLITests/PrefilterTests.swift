@@ -59,6 +59,33 @@ final class PrefilterTests: CLITestCase {
         }
     }
 
+    /// Streams and top-level sequences: the stanzas between the places the
+    /// boundary scanner may cut at are searched, and only those with a hit read.
+    func testStreamsAndSequencesAsReadWhole() throws {
+        let scratch = try ScratchDirectory()
+        var paths = [try scratch.write("stream.xml", ParallelTests.stream(stanzas: 3000)).path,
+                     try scratch.write("reconnect.xml", ParallelTests.stream(stanzas: 700, reconnect: true)).path,
+                     try scratch.write("sequence.xml", SequenceParallelTests.sequence(stanzas: 3000)).path]
+        let corpus = PackagePaths.shared.appendingPathComponent("corpus/xep-stanzas.xml").path
+        if FileManager.default.fileExists(atPath: corpus) { paths.append(corpus) }
+        for path in paths {
+            for options in Self.optionSets + [["-c", "{urn:xmpp:delay}delay@stamp"], ["--first", "{*}query/{jabber:x:data}x/field/value#"]] {
+                try assertSameAsReadingAll(options + [path])
+            }
+        }
+    }
+
+    /// A stream's windows are read as the scanner cut them, none read again
+    /// (the scanner keeps counting across the bytes it forgets).
+    func testStreamWindowsAreKept() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("stream.xml", ParallelTests.stream(stanzas: 3000)).path
+        let run = try Runner.stanzaq(["-c", "/<type=error>@id", path],
+                                     environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(run.output, try Runner.stanzaq(["--read-all", "-c", "/<type=error>@id", path]).output)
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 429 windows of 3428 stanzas\n")
+    }
+
     /// The windows of the real Prosody log: a tenth of it read, none read again.
     func testWindowsSkip() throws {
         let scratch = try ScratchDirectory()

@@ -47,6 +47,8 @@ final class SequenceParallelTests: CLITestCase {
 
     func assertSameAsOneThread(_ arguments: [String], partSizes: [Int],
                                file: StaticString = #filePath, line: UInt = #line) throws {
+        // (--read-all: the parts, not the windows of a prefilter, which PrefilterTests compares with a full read.)
+        let arguments = ["--read-all"] + arguments
         let one = try Runner.stanzaq(["--threads", "1"] + arguments)
         XCTAssertNil(one.signal, file: file, line: line)
         for size in partSizes {

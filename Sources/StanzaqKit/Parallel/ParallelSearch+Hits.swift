@@ -166,11 +166,20 @@ extension ParallelSearch {
             count += result?.count ?? 0
         }
         for (window, verdict) in zip(windows, verdicts) {
-            let clean = file.logCuts.check(part: window.index, verdict.cutLog, clean: verdict.clean, abandoned: { isUnwanted(job) })
+            // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
+            let clean = window.log == nil ? verdict.clean
+                : file.logCuts.check(part: window.index, verdict.cutLog, clean: verdict.clean, abandoned: { isUnwanted(job) })
             if !clean && !isUnwanted(job) {
                 debugParts("prefilter: the window at line \(window.line) was not read as one reader reads it")
-                guard fallBack(job, in: file), let first = windows.first else { return }
-                search(InputPart(path: file.path, part: rereading(file, from: first.offset, line: first.line)), for: job, into: job.transcript)
+                guard fallBack(job, in: file), var first = windows.first else { return }
+                if first.log != nil {
+                    first = rereading(file, from: first.offset, line: first.line)
+                } else {
+                    // A stream: read from the first window to the end by one reader.
+                    first.bytes = nil
+                    first.stanzas = nil
+                }
+                search(InputPart(path: file.path, part: first), for: job, into: job.transcript)
                 return
             }
         }

@@ -74,17 +74,27 @@ extension ParallelSearch {
         if case .log(let format)? = options.input ?? InputKind.recognise(buffer, atEnd: buffer.count < blockSize) {
             return splitLog(path, fd, buffer: buffer, format: format)
         }
-        guard parallelism.streamParts else {
+        guard parallelism.streamParts || parallelism.skipping != nil else {
             close(fd)
             return false
         }
         let file = SplitFile(path: path, fileDescriptor: fd)
         if let prologue = buffer.withUnsafeBufferPointer({ StreamPrologue($0) }) {
-            cut(file, buffer: buffer, scanner: StanzaBoundaryScanner(position: prologue.end), header: prologue.header)
+            let scanner = StanzaBoundaryScanner(position: prologue.end)
+            if let skipping = parallelism.skipping {
+                cutAtHits(file, buffer: buffer, scanner: scanner, header: prologue.header, prefilter: skipping)
+            } else {
+                cut(file, buffer: buffer, scanner: scanner, header: prologue.header)
+            }
         } else if let start = buffer.withUnsafeBufferPointer({ StanzaBoundaryScanner.sequenceStart($0) }) {
             // A top-level sequence of stanzas: cut as a stream is, each part after the
             // first read by a reader taking up the sequence there.
-            cut(file, buffer: buffer, scanner: StanzaBoundaryScanner(position: start, sequence: true), header: nil)
+            let scanner = StanzaBoundaryScanner(position: start, sequence: true)
+            if let skipping = parallelism.skipping {
+                cutAtHits(file, buffer: buffer, scanner: scanner, header: nil, prefilter: skipping)
+            } else {
+                cut(file, buffer: buffer, scanner: scanner, header: nil)
+            }
         } else {
             close(fd)
             return false
