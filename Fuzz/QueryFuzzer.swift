@@ -56,6 +56,31 @@ private func render(_ values: [QueryValue]) -> Int {
 private let limits = EvaluationLimits(elementsReached: 10_000, resultBytes: 100_000, regularExpressionSteps: 1_000_000,
                                       regularExpressionSeconds: 0.25, abandonedMatchesPerFilter: 2)
 
+/// The stanza's text, for the literals a query's results need.
+private let stanzaBytes = Array(stanzaXML.utf8)
+
+/// Whether `needle` is in `haystack` (`caseless`: ASCII letters in either case).
+private func holds(_ haystack: [UInt8], _ needle: [UInt8], caseless: Bool) -> Bool {
+    guard needle.count <= haystack.count else { return false }
+    func fold(_ byte: UInt8) -> UInt8 { caseless && byte >= 65 && byte <= 90 ? byte + 32 : byte }
+    let folded = needle.map(fold)
+    for start in 0...(haystack.count - needle.count) where fold(haystack[start]) == folded[0] {
+        if (0..<needle.count).allSatisfy({ fold(haystack[start + $0]) == folded[$0] }) { return true }
+    }
+    return false
+}
+
+/// A query with a result on the stanza: every literal it needs is in the
+/// stanza's text (the prefilter skips what lacks one: stanzaq(1), "Skipping
+/// what cannot match").
+private func checkLiterals(_ query: Query, _ text: String) {
+    guard let values = try? query.find(in: stanza, limits: limits), !values.isEmpty else { return }
+    for literal in query.requiredLiterals
+    where !holds(stanzaBytes, literal.bytes, caseless: literal.caseless) && !literal.standIns.contains(where: { holds(stanzaBytes, $0, caseless: false) }) {
+        fatalError("\(text.debugDescription) has a result without its literal \(literal)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let pieces = UnsafeBufferPointer(start: data, count: size).split(separator: 0, omittingEmptySubsequences: false)
@@ -80,7 +105,9 @@ public func queryFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
     _ = query.syntax.explanation(options: options)
     if let exact = try? Query(text, arguments: arguments, options: options) {
         _ = (try? exact.find(in: stanza, limits: limits)).map(render)
+        checkLiterals(exact, text)
     }
+    checkLiterals(query, text)
     var lenient: [QueryValue]?
     for strict in [false, true] {
         do {
