@@ -30,10 +30,21 @@ public struct LogCutLog: Sendable {
 
     var operations: [Operation] = []
     var tags: [UInt8] = []
+    /// The start tags let go at the part's end (``LogReader/settleAtCut()``):
+    /// one reader would still wait for their stanzas until line `until`.
+    var waiting: [(key: LogReader.ChannelKey, tag: Range<Int>, until: Int)] = []
+    /// The line the part starts at.
+    var firstLine = 1
+    /// The top tags of the whole stanzas in the part's first ``LogReader/startTagWindow``
+    /// lines, whatever became of them: a start tag let go at the cut before may be waiting for one.
+    var early: [(key: LogReader.ChannelKey, tag: Range<Int>)] = []
     /// The record prefix the reader learned from its first record (``RecordPrefix``):
     /// a reader started mid-log learns it from its part's first record, which the
     /// reader of the whole log may read as text.
     var recordPrefix: RecordPrefix?
+    /// Why the part cannot be kept, as the search that read it found (reported
+    /// with `STANZAQ_DEBUG_PARTS`); `nil` if it was read cleanly.
+    public var trouble: String?
 
     /// Keeps `tag`: its range in `tags`.
     mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
@@ -65,6 +76,8 @@ public final class LogCutState {
     private var lastWholeTags: [UInt8] = []
     /// The record prefix of the whole log: the first part's that learned one.
     private var recordPrefix: RecordPrefix?
+    /// Start tags one reader still waits for at the cut (``LogCutLog/waiting``).
+    private var waiting: [(key: LogReader.ChannelKey, tag: [UInt8], until: Int)] = []
 
     public init() {}
 
@@ -81,10 +94,32 @@ public final class LogCutState {
     /// fared as they do in the reader of the whole log. (No channel was forgotten:
     /// the log has at most as many channels as a reader keeps.)
     public func apply(_ log: LogCutLog) -> Bool {
+        trouble(applying: log) == nil
+    }
+
+    /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
+    /// log, else what differed.
+    public func trouble(applying log: LogCutLog) -> String? {
         if let learned = log.recordPrefix {
-            if let recordPrefix, recordPrefix != learned { return false }
+            if let recordPrefix, recordPrefix != learned { return "another record prefix" }
             recordPrefix = learned
         }
+        waiting.removeAll { $0.until < log.firstLine }
+        if !waiting.isEmpty {
+            // A whole stanza one reader takes as the one a start tag let go at the cut waits for.
+            for (key, range) in log.early {
+                let matches = log.tags.withUnsafeBufferPointer { tags in
+                    waiting.contains { $0.key == key && $0.tag.count == range.count && $0.tag.withUnsafeBufferPointer { sameStartTag($0, UnsafeBufferPointer(rebasing: tags[range])) } }
+                }
+                if matches { return "a whole stanza for a start tag waiting at the cut" }
+            }
+        }
+        guard applyOperations(log) else { return "its start tags fare otherwise than in one reader" }
+        waiting += log.waiting.map { ($0.key, Array(log.tags[$0.tag]), $0.until) }
+        return nil
+    }
+
+    private func applyOperations(_ log: LogCutLog) -> Bool {
         for operation in log.operations {
             switch operation {
             case .made(let key):
@@ -128,11 +163,20 @@ extension LogReader {
     /// read in any direction of any session (nor damage being skipped), no start
     /// tag waits for its stanza, and every stream's namespace is the one its
     /// records give it.
-    public var isAtCleanCut: Bool {
-        guard !isStopped, pendingLine.isEmpty, !skippingLongLine, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
-              lookahead == nil
-        else { return false }
-        for channel in channels.values where !channel.isAtRest { return false }
-        return true
+    public var isAtCleanCut: Bool { cleanCutTrouble == nil }
+
+    /// As ``isAtCleanCut``: `nil` if the reader is at a clean cut, else why not
+    /// (reported with `STANZAQ_DEBUG_PARTS`).
+    public var cleanCutTrouble: String? {
+        if isStopped { return "stopped" }
+        if !pendingLine.isEmpty || skippingLongLine { return "a line not read to its end" }
+        if !undetected.isEmpty || parser == nil { return "the format not detected" }
+        if !batch.isEmpty || lookahead != nil { return "records held" }
+        if let parser, !parser.isAtRest { return "the parser holds earlier lines" }
+        if held != nil || !queue.isEmpty { return "a start tag waits for its stanza" }
+        for channel in channels.values where !channel.isAtRest {
+            return channel.isBetweenStanzas ? "a stream's namespace changed" : "a stanza partly read"
+        }
+        return nil
     }
 }

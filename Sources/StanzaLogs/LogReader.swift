@@ -159,7 +159,9 @@ public final class LogReader {
     /// Whether a line that ends any record begun before the start has been read.
     @exclusivity(unchecked) var endedEarlierRecord = false
     /// Set before the first input to keep ``cutLog``.
-    @exclusivity(unchecked) public var recordsCuts = false
+    @exclusivity(unchecked) public var recordsCuts = false {
+        didSet { cutLog.firstLine = lineNumber + 1 }
+    }
     /// What the reader did that depends on the whole stanzas logged before
     /// (kept when ``recordsCuts``).
     @exclusivity(unchecked) public internal(set) var cutLog = LogCutLog()

@@ -236,6 +236,7 @@ struct StanzaqCommand: ParsableCommand {
         options.lineBuffered = environment.output.lineBuffered
         options.threads = input.threads ?? environment.processorCount
         if let size = environment.partSize { options.partSize = size }
+        options.reportsParts = environment.reportsParts
         options.directory = environment.directory
         options.recursive = input.recursive
         options.globs = try input.globFilter()

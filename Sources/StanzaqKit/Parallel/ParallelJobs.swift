@@ -61,6 +61,9 @@ final class SplitFile: @unchecked Sendable {
     let fellBackAt = Atomic<Int>(Int.max)
     /// For a log: its parts checked in order.
     let logCuts = LogCuts()
+    /// How many parts the producer made and how many were kept (``SearchOptions/reportsParts``).
+    let partsMade = Atomic<Int>(0)
+    let partsKept = Atomic<Int>(0)
 
     init(path: String, fileDescriptor: Int32) {
         self.path = path
@@ -80,6 +83,8 @@ final class LogCuts: @unchecked Sendable {
     /// How many parts have been kept, in order.
     private var kept = 0
     private var failed = false
+    /// The first part not kept, and why (``SearchOptions/reportsParts``).
+    private(set) var fellBack: (index: Int, why: String)?
 
     /// Waits until the parts before `index` are checked (or one failed, or the
     /// part is no longer wanted); returns whether part `index` is kept.
@@ -92,10 +97,29 @@ final class LogCuts: @unchecked Sendable {
             condition.wait(seconds: 0.05)
         }
         guard !failed, kept == index else { return false }
-        let ok = clean && log.map { state.apply($0) } ?? false
-        if ok { kept += 1 } else { failed = true }
+        var why = log?.trouble ?? "not read to its end"
+        let ok = clean && log.map { log in
+            let trouble = state.trouble(applying: log)
+            if let trouble { why = trouble }
+            return trouble == nil
+        } ?? false
+        if ok {
+            kept += 1
+        } else {
+            failed = true
+            fellBack = (index, why)
+        }
         condition.broadcast()
         return ok
+    }
+}
+
+extension LogCuts {
+    /// What became of the parts, once all are checked.
+    var report: (index: Int, why: String)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return fellBack
     }
 }
 

@@ -29,6 +29,7 @@ extension ParallelSearch {
         defer { state.unlock() }
         while !stopped && unwritten >= window { state.wait() }
         if stopped { return false }
+        if case .part(let file, _) = work { file.partsMade.add(1, ordering: .relaxed) }
         let job = Job(index: nextIndex, work: work)
         nextIndex += 1
         unwritten += 1

@@ -114,6 +114,7 @@ final class ParallelSearch: @unchecked Sendable {
                 fileCount += transcript.count
                 total += transcript.count
             case .end(let file):
+                if options.reportsParts { reportParts(of: file) }
                 if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
                     try sink.endInput(InputPart(path: file.path).name, count: fileCount)
                 }
@@ -204,6 +205,7 @@ final class ParallelSearch: @unchecked Sendable {
                     clean = file.logCuts.check(part: part.index, cutLog, clean: clean, abandoned: { isUnwanted(job) })
                 }
                 if clean || isUnwanted(job) {
+                    if clean { file.partsKept.add(1, ordering: .relaxed) }
                     job.transcript.append(contentsOf: trial)
                     job.transcript.count = trial.count
                     job.transcript.matched = trial.matched
