@@ -35,6 +35,10 @@ public struct LogCutLog: Sendable {
     var waiting: [(key: LogReader.ChannelKey, tag: Range<Int>, until: Int)] = []
     /// The line the part starts at.
     var firstLine = 1
+    /// The state the part's reader was started in (``LogReader/resume(from:)``),
+    /// and the one it handed on at its end (``LogReader/settleAtCut()``).
+    var start = LogPartStart()
+    var end: LogPartStart?
     /// The top tags of the whole stanzas in the part's first ``LogReader/startTagWindow``
     /// lines, whatever became of them: a start tag let go at the cut before may be waiting for one.
     var early: [(key: LogReader.ChannelKey, tag: Range<Int>)] = []
@@ -76,6 +80,8 @@ public final class LogCutState {
     private var lastWholeTags: [UInt8] = []
     /// The record prefix of the whole log: the first part's that learned one.
     private var recordPrefix: RecordPrefix?
+    /// The state the reader of the last part applied handed on.
+    private var handedOn: LogPartStart?
     /// Start tags one reader still waits for at the cut (``LogCutLog/waiting``).
     private var waiting: [(key: LogReader.ChannelKey, tag: [UInt8], until: Int)] = []
 
@@ -100,6 +106,8 @@ public final class LogCutState {
     /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
     /// log, else what differed.
     public func trouble(applying log: LogCutLog) -> String? {
+        if log.firstLine > 1 && log.start != handedOn { return "started in another state than the part before ended in" }
+        handedOn = log.end
         if let learned = log.recordPrefix {
             if let recordPrefix, recordPrefix != learned { return "another record prefix" }
             recordPrefix = learned
@@ -161,8 +169,8 @@ extension LogReader {
     /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
     /// known and its parser holds nothing from earlier lines, no stanza is partly
     /// read in any direction of any session (nor damage being skipped), no start
-    /// tag waits for its stanza, and every stream's namespace is the one its
-    /// records give it.
+    /// tag waits for its stanza. (What the parser carries and the streams'
+    /// namespaces are handed on: ``handover``.)
     public var isAtCleanCut: Bool { cleanCutTrouble == nil }
 
     /// As ``isAtCleanCut``: `nil` if the reader is at a clean cut, else why not
@@ -172,10 +180,10 @@ extension LogReader {
         if !pendingLine.isEmpty || skippingLongLine { return "a line not read to its end" }
         if !undetected.isEmpty || parser == nil { return "the format not detected" }
         if !batch.isEmpty || lookahead != nil { return "records held" }
-        if let parser, !parser.isAtRest { return "the parser holds earlier lines" }
+        if let parser, parser.handover == nil { return "the parser holds what it cannot hand on" }
         if held != nil || !queue.isEmpty { return "a start tag waits for its stanza" }
         for channel in channels.values where !channel.isAtRest {
-            return channel.isBetweenStanzas ? "a stream's namespace changed" : "a stanza partly read"
+            return "a stanza partly read, or damage skipped"
         }
         return nil
     }

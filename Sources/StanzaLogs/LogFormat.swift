@@ -67,16 +67,18 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
 // MARK: - Parts of a log read on their own
 
 extension LogFormat {
-    /// As ``LogFormatDefinition/mayBeCut``.
-    public var mayBeCut: Bool { definition.mayBeCut }
-
     /// Whether a part of a log in this format may well start at `line` (without
     /// its line feed), after `previous`: a line that starts a record of whole
     /// stanzas or of stream data, as a parser with nothing before reads it — not
     /// a start tag alone, nor a line that may continue a record — after a line
     /// that is not a start tag alone (whose stanza may follow). A guess: the
-    /// readers of the parts check.
+    /// readers of the parts check. (Formats whose parts start otherwise say so
+    /// in their ``LogFormatDefinition/partState(at:after:carried:)``.)
     public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        definition.partState(at: line, after: previous, carried: LogParserState()) != nil
+    }
+
+    func mayStartRecordPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
         let parser = makeParser()
         switch kind(of: line, parser) {
         case .record(let shape): if shape == .startTag { return false }

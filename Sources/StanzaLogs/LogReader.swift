@@ -72,7 +72,7 @@ public final class LogReader {
     /// stanza left open.
     var lookahead: RecordLookahead?
 
-    struct ChannelKey: Hashable {
+    struct ChannelKey: Hashable, Sendable {
         // The direction first: it tells most keys apart without comparing Strings.
         var direction: LogDirection?
         var session: LogText?
@@ -156,6 +156,8 @@ public final class LogReader {
     /// stanzas logged before — start tags that a whole stanza accounts for — is
     /// in ``cutLog``, checked by ``LogCutState``.)
     @exclusivity(unchecked) public internal(set) var dependsOnEarlierLines = false
+    /// The namespaces of the streams at the part's start (``resume(from:)``).
+    var startNamespaces: [ChannelKey: String] = [:]
     /// Whether a line that ends any record begun before the start has been read.
     @exclusivity(unchecked) var endedEarlierRecord = false
     /// Set before the first input to keep ``cutLog``.

@@ -13,6 +13,9 @@ import StanzaXML
 /// the same message without the `(…)` part; its session is then the process id.
 final class EjabberdLogParser: LogLineParser {
     private var decoder = ErlangTermDecoder()
+    /// Outside a term, every line is read as a new parser reads it: an indented
+    /// line continues nothing, any other starts afresh.
+    var isAtRest: Bool { !decoder.isInsideTerm }
 
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: " XML on stream = ") != nil
@@ -77,5 +80,4 @@ extension EjabberdLogParser: LogFormatDefinition {
     static let name = "ejabberd"
     static let detectionRank: Int? = 1
     static func makeParser() -> any LogLineParser { EjabberdLogParser() }
-    static let mayBeCut = false
 }

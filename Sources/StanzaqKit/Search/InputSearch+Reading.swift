@@ -142,6 +142,7 @@ extension InputSearch {
         if let part, part.log != nil {
             reader.startsMidLog = part.offset > 0
             reader.recordsCuts = true
+            if let start = part.logStart, part.offset > 0 { reader.resume(from: start) }
         }
         return reader
     }

@@ -179,8 +179,11 @@ extension LogReader {
     /// A waiting tag could still match a whole stanza of the next part, which
     /// one reader would then not note as the last whole one: the tags are kept
     /// in ``cutLog``, and ``LogCutState`` rejects a next part that logs one.
+    /// Also notes the state the reader hands on (``handover``).
     public func settleAtCut() {
-        guard recordsCuts, held == nil, !isStopped else { return }
+        guard recordsCuts else { return }
+        defer { cutLog.end = handover }
+        guard held == nil, !isStopped else { return }
         readBatch()
         for case .startTag(let waiting) in queue where existingChannel(for: waiting.key)?.logsWholeStanzas != true { return }
         for case .startTag(let waiting) in queue {

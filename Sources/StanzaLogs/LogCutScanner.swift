@@ -1,0 +1,128 @@
+import CByteSearch
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// The producer's side of a log read in parts (a parallel search): where a part
+/// may start, and the state its reader starts in (``LogPartStart``), told from
+/// the lines around each cut and a cheap look at the bytes of each part — what
+/// the format carries over parts (``LogFormatDefinition/carriedState(after:from:)``)
+/// and the stream headers, which give their streams a namespace. No line is
+/// read as a reader reads it: a guess, which the readers of the parts check
+/// (``LogCutState``), so that a wrong one costs time, never output.
+public final class LogCutScanner {
+    let format: LogFormat
+    private var carried = LogParserState()
+    private var namespaces: [LogReader.ChannelKey: String] = [:]
+
+    public init(format: LogFormat) {
+        self.format = format
+    }
+
+    /// Whether a part may start at `line` (without its line feed), after `previous`.
+    public func mayStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        withTerminalEscapesRemoved(line) { line in
+            withTerminalEscapesRemoved(previous) { format.definition.partState(at: line, after: $0, carried: carried) != nil }
+        }
+    }
+
+    /// The state of the reader of a part that starts at `line`, after `previous`,
+    /// once the bytes before it were ``passed(_:)``.
+    public func partStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> LogPartStart {
+        var start = LogPartStart()
+        start.parser = withTerminalEscapesRemoved(line) { line in
+            withTerminalEscapesRemoved(previous) { format.definition.partState(at: line, after: $0, carried: carried) }
+        } ?? carried
+        start.namespaces = namespaces
+        return start
+    }
+
+    /// Notes a part's bytes (the parts in order from the log's start).
+    public func passed(_ part: UnsafeBufferPointer<UInt8>) {
+        carried = format.definition.carriedState(after: part, from: carried)
+        var from = 0
+        while let hit = part.offset(of: "<stream:stream", from: from) {
+            noteStreamHeader(in: part, at: hit)
+            from = hit + 1
+        }
+    }
+
+    /// The lines a stream header is read from are read again here, from the
+    /// nearest line before it where a part may start (a record's first line, a
+    /// tshark chunk's length), by a parser started there: the header's channel,
+    /// and the namespace it declares.
+    private func noteStreamHeader(in bytes: UnsafeBufferPointer<UInt8>, at hit: Int) {
+        var lines: [Range<Int>] = []
+        var end = bytes.firstIndex(of: 0x0A, from: hit) ?? bytes.count
+        var start = lineStart(in: bytes, before: hit)
+        // Back to where a part may start: at most a few lines (a record of stream data is short).
+        var state: LogParserState?
+        while lines.count < 64 {
+            lines.insert(start..<end, at: 0)
+            guard start > 0 else { state = carried; break }
+            let previousStart = lineStart(in: bytes, before: start - 1)
+            state = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
+                withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[previousStart..<(start - 1)])) {
+                    format.definition.partState(at: line, after: $0, carried: carried)
+                }
+            }
+            if state != nil { break }
+            end = start - 1
+            start = previousStart
+        }
+        guard let state else { return }
+        let parser = format.makeParser()
+        parser.resume(from: state)
+        var key: LogReader.ChannelKey?
+        var first: String?
+        for range in lines {
+            withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[range])) { line in
+                let parsed = parser.parse(line)
+                if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord {
+                    if let header = parsed.lineHeader {
+                        key = LogReader.ChannelKey(direction: header.direction,
+                                                   session: header.session.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) })
+                        first = LogReader.string(header.streamNamespace ?? format.streamNamespace)
+                    } else if let header = parsed.header {
+                        key = LogReader.ChannelKey(direction: header.source.direction, session: header.source.sessionText)
+                        first = header.streamNamespace ?? LogReader.string(format.streamNamespace)
+                    }
+                }
+                guard range.upperBound > hit, let key, parsed.kind != .text, parsed.kind != .unrelated else { return }
+                let declared: String?? = parsed.decoded.map { $0.withUnsafeBufferPointer(Self.declaredNamespace) }
+                    ?? Self.declaredNamespace(UnsafeBufferPointer(rebasing: line[parsed.payload]))
+                guard let declared, let declared else { return }
+                namespaces[key] = declared.isEmpty || declared == first ? nil : declared
+            }
+        }
+    }
+
+    private func lineStart(in bytes: UnsafeBufferPointer<UInt8>, before index: Int) -> Int {
+        var start = index
+        while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+        return start
+    }
+
+    /// The default namespace the last stream header at the start of `data`
+    /// declares ("" none), as a channel reads it; `nil` if none starts it.
+    static func declaredNamespace(_ data: UnsafeBufferPointer<UInt8>) -> String?? {
+        var found: String?? = nil
+        var start = 0
+        while true {
+            let first = data.skippingBlanks(from: start)
+            guard let skip = streamBoundary(data, at: first) else { return found }
+            if let namespace = skip.namespace { found = .some(namespace) }
+            start = skip.end
+        }
+    }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+    /// Where `needle` first occurs at or after `from`: over a whole part of a
+    /// log, not a line (CByteSearch's search, which skips the needle's common first byte).
+    func offset(of needle: StaticString, from: Int) -> Int? {
+        guard let base = baseAddress, from < count else { return nil }
+        let found = stanzaq_find_bytes(base, from, count, needle.utf8Start, needle.utf8CodeUnitCount)
+        return found < count ? found : nil
+    }
+}
