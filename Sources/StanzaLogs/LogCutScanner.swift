@@ -39,12 +39,19 @@ public final class LogCutScanner {
 
     /// Notes a part's bytes (the parts in order from the log's start).
     public func passed(_ part: UnsafeBufferPointer<UInt8>) {
-        carried = format.definition.carriedState(after: part, from: carried)
-        var from = 0
+        // What is carried changes along the part (tshark's `Filter:` of each
+        // stream followed): each header is read with what is carried up to its line.
+        var from = 0, noted = 0
         while let hit = part.offset(of: "<stream:stream", from: from) {
+            let line = lineStart(in: part, before: hit)
+            if line > noted {
+                carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted..<line]), from: carried)
+                noted = line
+            }
             noteStreamHeader(in: part, at: hit)
             from = hit + 1
         }
+        carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted...]), from: carried)
     }
 
     /// The lines a stream header is read from are read again here, from the

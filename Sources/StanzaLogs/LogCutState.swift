@@ -106,7 +106,10 @@ public final class LogCutState {
     /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
     /// log, else what differed.
     public func trouble(applying log: LogCutLog) -> String? {
-        if log.firstLine > 1 && log.start != handedOn { return "started in another state than the part before ended in" }
+        if log.firstLine > 1 && log.start != handedOn {
+            return log.start.parser != handedOn?.parser ? "its parser started otherwise than the one before ended"
+                : "a stream's namespace other than the part before ended with"
+        }
         handedOn = log.end
         if let learned = log.recordPrefix {
             if let recordPrefix, recordPrefix != learned { return "another record prefix" }
