@@ -37,6 +37,43 @@ public final class LogCutScanner {
         return start
     }
 
+    /// A reader of the lines just before the candidate cuts of a part, to tell
+    /// where a stanza is open (in any session) that a look at two lines misses.
+    private var window: LogReader?
+    private var windowEnd = 0
+    /// How far back the window starts: lines, and bytes at most.
+    static let windowLines = 64, windowBytes = 1 << 16
+
+    /// Whether a reader of the last few dozen lines of `bytes` before `lineStart`
+    /// (a line where a part ``mayStart(at:after:)``) ends there at a clean cut,
+    /// as far as those lines tell: no stanza left open in any session (a read of
+    /// a socket or a chunk that ended inside it, a stanza whose text has lines
+    /// that look like records). Lines are read once for the candidates of a part,
+    /// from the window before the first; ``cut()`` starts again for the next.
+    public func endsCleanly(_ bytes: UnsafeBufferPointer<UInt8>, at lineStart: Int) -> Bool {
+        if window == nil || windowEnd > lineStart {
+            var start = lineStart
+            for _ in 0..<Self.windowLines where start > 0 && lineStart - start < Self.windowBytes {
+                start = bytes.lastIndex(of: 0x0A, before: start - 1).map { $0 + 1 } ?? 0
+            }
+            let reader = LogReader(format: format, handler: { _, _ in true }, damage: { _ in })
+            reader.depthLimit = 0
+            reader.startsMidLog = true
+            window = reader
+            windowEnd = start
+        }
+        guard let window else { return true }
+        window.feed(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[windowEnd..<lineStart]))
+        windowEnd = lineStart
+        return window.cleanCutTrouble(lettingGoOfWaitingTags: true) == nil
+    }
+
+    /// The part was cut: the next part's candidates are read anew.
+    public func cut() {
+        window = nil
+        windowEnd = 0
+    }
+
     /// Notes a part's bytes (the parts in order from the log's start).
     public func passed(_ part: UnsafeBufferPointer<UInt8>) {
         // What is carried changes along the part (tshark's `Filter:` of each
@@ -62,6 +99,14 @@ public final class LogCutScanner {
         var lines: [Range<Int>] = []
         var end = bytes.firstIndex(of: 0x0A, from: hit) ?? bytes.count
         var start = lineStart(in: bytes, before: hit)
+        // Most lines that name a stream's start are text to any parser (Prosody's
+        // "Client sent opening <stream:stream>"): not looked at further. (A line that
+        // continues a term or node, which a parser started here reads as text, is
+        // missed: its part's reader then finds another namespace, and the log is read whole.)
+        let parser = format.makeParser()
+        parser.resume(from: carried)
+        let kind = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { parser.parse($0).kind }
+        if kind == .text || kind == .unrelated { return }
         // Back to where a part may start: at most a few lines (a record of stream data is short).
         var state: LogParserState?
         while lines.count < 64 {
@@ -78,13 +123,13 @@ public final class LogCutScanner {
             start = previousStart
         }
         guard let state else { return }
-        let parser = format.makeParser()
-        parser.resume(from: state)
+        let reader = format.makeParser()
+        reader.resume(from: state)
         var key: LogReader.ChannelKey?
         var first: String?
         for range in lines {
             withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[range])) { line in
-                let parsed = parser.parse(line)
+                let parsed = reader.parse(line)
                 if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord {
                     if let header = parsed.lineHeader {
                         key = LogReader.ChannelKey(direction: header.direction,
@@ -125,6 +170,13 @@ public final class LogCutScanner {
 }
 
 extension UnsafeBufferPointer where Element == UInt8 {
+    /// The last offset before `end` holding `byte`.
+    func lastIndex(of byte: UInt8, before end: Int) -> Int? {
+        guard let base = baseAddress, end > 0 else { return nil }
+        let found = stanzaq_find_last_byte(base, end, byte)
+        return found >= 0 ? found : nil
+    }
+
     /// Where `needle` first occurs at or after `from`: over a whole part of a
     /// log, not a line (CByteSearch's search, which skips the needle's common first byte).
     func offset(of needle: StaticString, from: Int) -> Int? {

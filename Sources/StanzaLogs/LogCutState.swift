@@ -178,13 +178,17 @@ extension LogReader {
 
     /// As ``isAtCleanCut``: `nil` if the reader is at a clean cut, else why not
     /// (reported with `STANZAQ_DEBUG_PARTS`).
-    public var cleanCutTrouble: String? {
+    public var cleanCutTrouble: String? { cleanCutTrouble(lettingGoOfWaitingTags: false) }
+
+    /// As ``cleanCutTrouble``; `lettingGo`: start tags waiting that
+    /// ``settleAtCut()`` would let go are no trouble.
+    func cleanCutTrouble(lettingGoOfWaitingTags lettingGo: Bool) -> String? {
         if isStopped { return "stopped" }
         if !pendingLine.isEmpty || skippingLongLine { return "a line not read to its end" }
         if !undetected.isEmpty || parser == nil { return "the format not detected" }
         if !batch.isEmpty || lookahead != nil { return "records held" }
         if let parser, parser.handover == nil { return "the parser holds what it cannot hand on" }
-        if held != nil || !queue.isEmpty { return "a start tag waits for its stanza" }
+        if held != nil || !queue.isEmpty && !(lettingGo && waitingTagsMayBeLetGo) { return "a start tag waits for its stanza" }
         for channel in channels.values where !channel.isAtRest {
             return "a stanza partly read, or damage skipped"
         }

@@ -80,4 +80,18 @@ extension EjabberdLogParser: LogFormatDefinition {
     static let name = "ejabberd"
     static let detectionRank: Int? = 1
     static func makeParser() -> any LogLineParser { EjabberdLogParser() }
+
+    /// A part starts at a record, not after the end of a term wrapped onto
+    /// lines whose last byte is not a tag's end (a socket read that ended
+    /// inside a stanza, likely; a guess, as every part start is).
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard LogFormat.ejabberd.mayStartRecordPart(at: line, after: previous) else { return nil }
+        if previous.count > 0, isXMLSpace(previous[0]) {
+            let end = previous.contentEnd
+            let tail = UnsafeBufferPointer(rebasing: previous[max(0, end - 5)..<end])
+            guard tail.has(">\">>", at: max(0, tail.count - 4)) || tail.has(",62>>", at: 0) || tail.has("<62>>", at: 0) else { return nil }
+        }
+        return carried
+    }
 }

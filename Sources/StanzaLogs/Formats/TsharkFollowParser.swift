@@ -122,6 +122,12 @@ extension TsharkFollowParser: LogFormatDefinition {
     /// A part starts at a chunk's length, with the session of the follow.
     static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
                           carried: LogParserState) -> LogParserState? {
-        chunkLength(line) != nil ? carried : nil
+        guard chunkLength(line) != nil else { return nil }
+        // Not after data that leaves a stanza open (a chunk that ended inside it), likely.
+        let end = previous.contentEnd
+        if end > 0, chunkLength(previous) == nil, !previous.has("Node ") {
+            guard previous[end - 1] == 0x3E, LogFormat.openDepth(UnsafeBufferPointer(rebasing: previous[..<end])) <= 0 else { return nil }
+        }
+        return carried
     }
 }

@@ -16,9 +16,8 @@ extension ParallelSearch {
         let blockSize = 1 << 16
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
-        guard parallelism.logParts,
-              let format = forced ?? first.withUnsafeBufferPointer({ LogFormat.detected(atStartOf: $0, atEnd: first.count < blockSize) })
-        else {
+        let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
+        guard parallelism.logParts, let format = forced ?? detection?.format else {
             close(fd)
             return false
         }
@@ -33,7 +32,9 @@ extension ParallelSearch {
         var start: LogPartStart?
         /// Where the part in `buffer` ends: the start of the first line at or after
         /// `partSize` that a part may start at (or of any line, past four parts).
-        var searchFrom = partSize - 1
+        // The first part holds the line that decided the format (its reader detects it too).
+        let searchStart = forced == nil ? detection?.decidedBy ?? 0 : 0
+        var searchFrom = max(partSize - 1, searchStart)
         func cut() -> Int? {
             while searchFrom < buffer.count {
                 guard let newline = firstNewline(in: buffer, from: searchFrom) else {
@@ -45,7 +46,11 @@ extension ParallelSearch {
                     searchFrom = newline
                     return nil
                 }
-                if lineStart > 4 * partSize || lines(of: buffer, around: lineStart, lineEnd, scanner.mayStart) { return lineStart }
+                if lineStart > 4 * partSize + (index == 0 ? searchStart : 0) { return lineStart }
+                if lines(of: buffer, around: lineStart, lineEnd, scanner.mayStart),
+                   buffer.withUnsafeBufferPointer({ scanner.endsCleanly($0, at: lineStart) }) {
+                    return lineStart
+                }
                 searchFrom = lineEnd
             }
             return nil
@@ -62,6 +67,7 @@ extension ParallelSearch {
                 buffer.withUnsafeBufferPointer { scanner.passed(UnsafeBufferPointer(rebasing: $0[..<end])) }
                 let lineEnd = firstNewline(in: buffer, from: end)!
                 let next = lines(of: buffer, around: end, lineEnd, scanner.partStart)
+                scanner.cut()
                 let rest = Array(buffer[end...])
                 buffer.removeSubrange(end...)
                 let bytes = buffer

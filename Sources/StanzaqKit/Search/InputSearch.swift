@@ -170,7 +170,7 @@ final class InputSearch<Sink: SearchSink> {
             if !start {
                 searcher.cutLog?.trouble = logReader.dependsOnEarlierLines ? "its start depends on earlier lines" : "a stanza number"
             } else if let endTrouble {
-                searcher.cutLog?.trouble = "its end is no clean cut: " + endTrouble
+                searcher.cutLog?.trouble = "its end (line \(logReader.currentLine)) is no clean cut: " + endTrouble
             }
             return (count, start && endTrouble == nil)
         }

@@ -180,12 +180,19 @@ extension LogReader {
     /// one reader would then not note as the last whole one: the tags are kept
     /// in ``cutLog``, and ``LogCutState`` rejects a next part that logs one.
     /// Also notes the state the reader hands on (``handover``).
+    /// Whether every start tag waiting is of a channel that logs whole stanzas
+    /// (never reported alone).
+    var waitingTagsMayBeLetGo: Bool {
+        for case .startTag(let waiting) in queue where existingChannel(for: waiting.key)?.logsWholeStanzas != true { return false }
+        return true
+    }
+
     public func settleAtCut() {
         guard recordsCuts else { return }
         defer { cutLog.end = handover }
         guard held == nil, !isStopped else { return }
         readBatch()
-        for case .startTag(let waiting) in queue where existingChannel(for: waiting.key)?.logsWholeStanzas != true { return }
+        guard waitingTagsMayBeLetGo else { return }
         for case .startTag(let waiting) in queue {
             waiting.tag.withUnsafeBufferPointer { tag in
                 cutLog.waiting.append((waiting.key, cutLog.keep(tag), waiting.until))
