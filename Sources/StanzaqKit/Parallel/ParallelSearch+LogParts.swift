@@ -30,30 +30,13 @@ extension ParallelSearch {
         var buffer = first
         var offset = 0, readTo = buffer.count, line = 1, index = 0
         var start: LogPartStart?
-        /// Where the part in `buffer` ends: the start of the first line at or after
-        /// `partSize` that a part may start at (or of any line, past four parts).
+        // Where the part in `buffer` ends: the start of the first line at or after
+        // `partSize` that a part may start at (or of any line, past four parts).
         // The first part holds the line that decided the format (its reader detects it too).
         let searchStart = forced == nil ? detection?.decidedBy ?? 0 : 0
         var searchFrom = max(partSize - 1, searchStart)
         func cut() -> Int? {
-            while searchFrom < buffer.count {
-                guard let newline = firstNewline(in: buffer, from: searchFrom) else {
-                    searchFrom = buffer.count
-                    return nil
-                }
-                let lineStart = newline + 1
-                guard let lineEnd = firstNewline(in: buffer, from: lineStart) else {
-                    searchFrom = newline
-                    return nil
-                }
-                if lineStart > 4 * partSize + (index == 0 ? searchStart : 0) { return lineStart }
-                if lines(of: buffer, around: lineStart, lineEnd, scanner.mayStart),
-                   buffer.withUnsafeBufferPointer({ scanner.endsCleanly($0, at: lineStart) }) {
-                    return lineStart
-                }
-                searchFrom = lineEnd
-            }
-            return nil
+            logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (index == 0 ? searchStart : 0), scanner)
         }
         func make(_ bytes: [UInt8], endsInput: Bool) -> Bool {
             let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [], line: line,
@@ -98,6 +81,31 @@ extension ParallelSearch {
         }
         _ = self.make(.end(file))
         return true
+    }
+
+    /// The start of the first line of `buffer` at or after `searchFrom` where a
+    /// part may start and the lines before leave no stanza open (or of any line
+    /// past `limit`); `nil` if the buffer holds none yet (`searchFrom` is then
+    /// where to look on from).
+    private func logCut(in buffer: [UInt8], searchFrom: inout Int, limit: Int, _ scanner: LogCutScanner) -> Int? {
+        while searchFrom < buffer.count {
+            guard let newline = firstNewline(in: buffer, from: searchFrom) else {
+                searchFrom = buffer.count
+                return nil
+            }
+            let lineStart = newline + 1
+            guard let lineEnd = firstNewline(in: buffer, from: lineStart) else {
+                searchFrom = newline
+                return nil
+            }
+            if lineStart > limit { return lineStart }
+            if lines(of: buffer, around: lineStart, lineEnd, scanner.mayStart),
+               buffer.withUnsafeBufferPointer({ scanner.endsCleanly($0, at: lineStart) }) {
+                return lineStart
+            }
+            searchFrom = lineEnd
+        }
+        return nil
     }
 
     /// `body` of the line of `buffer` from `lineStart` to `lineEnd` and the line before it.
