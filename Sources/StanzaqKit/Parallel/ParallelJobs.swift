@@ -75,8 +75,9 @@ final class SplitFile: @unchecked Sendable {
 
 /// The parts of a log checked in order against what one reader of the whole log
 /// remembers (``LogCutState``): a part is kept if the parts before it were, it
-/// was read cleanly (``LogReader/isAtCleanCut``…), and its start tags fared as
-/// in that reader. Only this check waits for the parts before; reading does not.
+/// was read cleanly (``LogReader/isAtCleanCut``…), it was started in the state
+/// the part before handed on (``LogReader/handover``), and its start tags fared
+/// as in that reader. Only this check waits for the parts before; reading does not.
 final class LogCuts: @unchecked Sendable {
     private let condition = Condition()
     private let state = LogCutState()
