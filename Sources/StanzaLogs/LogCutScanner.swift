@@ -91,23 +91,29 @@ public final class LogCutScanner {
         carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted...]), from: carried)
     }
 
-    /// The lines a stream header is read from are read again here, from the
-    /// nearest line before it where a part may start (a record's first line, a
-    /// tshark chunk's length), by a parser started there: the header's channel,
-    /// and the namespace it declares.
+    /// The lines a stream header is read from are read again here: its own line,
+    /// if a parser started there reads a record in it (ejabberd's, slixmpp's),
+    /// else from the nearest line before it where a part may start (a tshark
+    /// chunk's length), by a parser started there: the header's channel, and the
+    /// namespace it declares.
     private func noteStreamHeader(in bytes: UnsafeBufferPointer<UInt8>, at hit: Int) {
-        var lines: [Range<Int>] = []
         var end = bytes.firstIndex(of: 0x0A, from: hit) ?? bytes.count
         var start = lineStart(in: bytes, before: hit)
         // Most lines that name a stream's start are text to any parser (Prosody's
         // "Client sent opening <stream:stream>"): not looked at further. (A line that
         // continues a term or node, which a parser started here reads as text, is
         // missed: its part's reader then finds another namespace, and the log is read whole.)
+        var channel: (key: LogReader.ChannelKey, first: String?)?
         let parser = format.makeParser()
         parser.resume(from: carried)
-        let kind = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { parser.parse($0).kind }
-        if kind == .text || kind == .unrelated { return }
+        let kind = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
+            let parsed = parser.parse(line)
+            if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord { note(parsed, line, &channel) }
+            return parsed.kind
+        }
+        if kind == .text || kind == .unrelated || kind == .record || kind == .maybeMoreElseRecord { return }
         // Back to where a part may start: at most a few lines (a record of stream data is short).
+        var lines: [Range<Int>] = []
         var state: LogParserState?
         while lines.count < 64 {
             lines.insert(start..<end, at: 0)
@@ -125,28 +131,32 @@ public final class LogCutScanner {
         guard let state else { return }
         let reader = format.makeParser()
         reader.resume(from: state)
-        var key: LogReader.ChannelKey?
-        var first: String?
         for range in lines {
             withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[range])) { line in
                 let parsed = reader.parse(line)
-                if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord {
-                    if let header = parsed.lineHeader {
-                        key = LogReader.ChannelKey(direction: header.direction,
-                                                   session: header.session.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) })
-                        first = LogReader.string(header.streamNamespace ?? format.streamNamespace)
-                    } else if let header = parsed.header {
-                        key = LogReader.ChannelKey(direction: header.source.direction, session: header.source.sessionText)
-                        first = header.streamNamespace ?? LogReader.string(format.streamNamespace)
-                    }
-                }
-                guard range.upperBound > hit, let key, parsed.kind != .text, parsed.kind != .unrelated else { return }
-                let declared: String?? = parsed.decoded.map { $0.withUnsafeBufferPointer(Self.declaredNamespace) }
-                    ?? Self.declaredNamespace(UnsafeBufferPointer(rebasing: line[parsed.payload]))
-                guard let declared, let declared else { return }
-                namespaces[key] = declared.isEmpty || declared == first ? nil : declared
+                if range.upperBound > hit || parsed.kind == .record || parsed.kind == .maybeMoreElseRecord { note(parsed, line, &channel) }
             }
         }
+    }
+
+    /// A line a parser read: a record's names its channel; the stream header at
+    /// the start of its data (if any) gives the channel's stream a namespace.
+    private func note(_ parsed: ParsedLine, _ line: UnsafeBufferPointer<UInt8>, _ channel: inout (key: LogReader.ChannelKey, first: String?)?) {
+        if parsed.kind == .record || parsed.kind == .maybeMoreElseRecord {
+            if let header = parsed.lineHeader {
+                channel = (LogReader.ChannelKey(direction: header.direction,
+                                                session: header.session.map { LogText(UnsafeBufferPointer(rebasing: line[$0])) }),
+                           LogReader.string(header.streamNamespace ?? format.streamNamespace))
+            } else if let header = parsed.header {
+                channel = (LogReader.ChannelKey(direction: header.source.direction, session: header.source.sessionText),
+                           header.streamNamespace ?? LogReader.string(format.streamNamespace))
+            }
+        }
+        guard let channel, parsed.kind != .text, parsed.kind != .unrelated else { return }
+        let declared: String?? = parsed.decoded.map { $0.withUnsafeBufferPointer(Self.declaredNamespace) }
+            ?? Self.declaredNamespace(UnsafeBufferPointer(rebasing: line[parsed.payload]))
+        guard let declared, let declared else { return }
+        namespaces[channel.key] = declared.isEmpty || declared == channel.first ? nil : declared
     }
 
     private func lineStart(in bytes: UnsafeBufferPointer<UInt8>, before index: Int) -> Int {
