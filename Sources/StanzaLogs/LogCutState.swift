@@ -16,6 +16,11 @@ public struct LogCutLog: Sendable {
         case made(LogReader.ChannelKey)
         case whole(LogReader.ChannelKey, Range<Int>)
         case startTag(LogReader.ChannelKey, Range<Int>, StartTagOutcome)
+        /// The channel logged its first whole stanza of the part.
+        case logsWhole(LogReader.ChannelKey)
+        /// A start tag no whole stanza accounted for, of a channel that logged none
+        /// in the part: reported alone, or not (assumed to log whole stanzas before).
+        case alone(LogReader.ChannelKey, reported: Bool)
     }
 
     /// Why a start tag logged alone was or was not reported.
@@ -73,6 +78,8 @@ public final class LogCutState {
     /// through in place (a log interleaves a few sessions; hashing a key for every
     /// operation cost most of this check, callgrind).
     private var keys: [LogReader.ChannelKey] = []
+    /// Whether each channel logged whole stanzas (its start tags alone are not reported).
+    private var logsWhole: [Bool] = []
     private var recent: [RecentTopTags] = []
     /// The last whole stanza's channel (an index of `keys`) and top tag (a range
     /// of `lastWholeTags`, a part's log's tags: not copied).
@@ -136,6 +143,7 @@ public final class LogCutState {
             case .made(let key):
                 if index(of: key) == nil {
                     keys.append(key)
+                    logsWhole.append(false)
                     recent.append(RecentTopTags())
                     if keys.count > LogReader.channelLimit { return false }
                 }
@@ -147,6 +155,12 @@ public final class LogCutState {
                 }
                 lastWhole = (channel, range)
                 lastWholeTags = log.tags
+            case .logsWhole(let key):
+                guard let channel = index(of: key) else { return false }
+                logsWhole[channel] = true
+            case .alone(let key, let reported):
+                // One reader reports it exactly when its channel never logged a whole stanza.
+                if reported == (index(of: key).map { logsWhole[$0] } ?? false) { return false }
             case .startTag(let key, let range, let outcome):
                 let channel = index(of: key)
                 let here = log.tags.withUnsafeBufferPointer { tags -> LogCutLog.StartTagOutcome in

@@ -156,6 +156,9 @@ public final class LogReader {
     /// stanzas logged before — start tags that a whole stanza accounts for — is
     /// in ``cutLog``, checked by ``LogCutState``.)
     @exclusivity(unchecked) public internal(set) var dependsOnEarlierLines = false
+    /// Whether any channel logged a whole stanza (Prosody's start tags alone are then
+    /// of stanzas never on the wire).
+    @exclusivity(unchecked) var loggedWholeStanzas = false
     /// The namespaces of the streams at the part's start (``resume(from:)``).
     var startNamespaces: [ChannelKey: String] = [:]
     /// Whether a line that ends any record begun before the start has been read.

@@ -28,7 +28,11 @@ extension LogReader {
     }
 
     func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        channel.logsWholeStanzas = true
+        if !channel.logsWholeStanzas {
+            channel.logsWholeStanzas = true
+            loggedWholeStanzas = true
+            if recordsCuts { cutLog.operations.append(.logsWhole(key)) }
+        }
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
         if recordsCuts && currentLine < cutLog.firstLine + Self.startTagWindow { cutLog.early.append((key, cutLog.keep(tag))) }
@@ -134,9 +138,16 @@ extension LogReader {
     /// closes is logged as `Received[c2s]:`).
     func reportsAlone(_ key: ChannelKey) -> Bool {
         if existingChannel(for: key)?.logsWholeStanzas == true { return false }
-        // (Mid-log, the channel may have logged whole stanzas before the start.)
-        if startsMidLog { dependsOnEarlierLines = true }
-        return true
+        guard startsMidLog else { return true }
+        // Mid-log, the channel may have logged whole stanzas before the start: it is
+        // taken to have if the part's other channels log them (a session's last start
+        // tag, Prosody's unavailable presence, after its last stanza), and checked.
+        guard recordsCuts else {
+            dependsOnEarlierLines = true
+            return true
+        }
+        cutLog.operations.append(.alone(key, reported: !loggedWholeStanzas))
+        return !loggedWholeStanzas
     }
 
     /// The element a start tag describes, with no children.
