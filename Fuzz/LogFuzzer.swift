@@ -8,7 +8,8 @@
 //   input) gives the same stanzas, with the same fields (line, time,
 //   direction, session), and damage in both or in neither;
 // - cut into two parts where a part may start (LogFormat.mayStartPart), the
-//   second read by a reader started there as a parallel search starts one:
+//   second read by a reader started there, in the state the first handed on,
+//   as a parallel search starts one:
 //   where the search would keep the parts (the first reader at a clean cut,
 //   the second depending on nothing before, their start tags faring as in
 //   one reader), the parts' stanzas and damage are exactly the whole log's.
@@ -68,12 +69,15 @@ private func readInParts(_ bytes: UnsafeRawBufferPointer, format: LogFormat, cut
                           damage: { reading.damage.append($0.description) })
     first.recordsCuts = true
     first.feed(UnsafeRawBufferPointer(rebasing: bytes[..<cut.offset]))
-    guard first.isAtCleanCut, first.format == format else { return nil }
+    first.settleAtCut()
+    guard first.isAtCleanCut, first.format == format, let handedOn = first.cutLog.end else { return nil }
     let second = LogReader(format: format, handler: { reading.stanzas.append(render($0, $1)); return true },
                            damage: { reading.damage.append($0.description) })
     second.continueInNewFile(linesBefore: cut.line - 1)
     second.startsMidLog = true
     second.recordsCuts = true
+    // Started as a parallel search starts a part whose state the producer guessed right.
+    second.resume(from: handedOn)
     second.feed(UnsafeRawBufferPointer(rebasing: bytes[cut.offset...]))
     second.finish()
     guard !second.dependsOnEarlierLines else { return nil }
@@ -97,7 +101,7 @@ public func logFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
             first difference: \(zip(whole.stanzas, pieces.stanzas).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
             """)
     }
-    guard let format = reader.format, format.mayBeCut else { return 0 }
+    guard let format = reader.format else { return 0 }
     let starts = partStarts(bytes, format: format)
     guard !starts.isEmpty else { return 0 }
     let cut = starts[Int(data[0]) % starts.count]

@@ -61,10 +61,14 @@ final class LogChannel {
     let report: (InputDamage) -> Void
     @exclusivity(unchecked) private(set) var isStopped = false
 
-    init(namespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
+    /// - Parameters:
+    ///   - namespace: the stream's default namespace now (a part of a log may
+    ///     start inside a stream whose header declared one);
+    ///   - firstNamespace: the one the log's format or session gives it.
+    init(namespace: String?, firstNamespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
          deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (InputDamage) -> Void) {
         self.namespace = namespace
-        self.firstNamespace = namespace
+        self.firstNamespace = firstNamespace
         self.defaultNamespace = defaultNamespace
         self.depthLimit = depthLimit
         self.childSelection = childSelection
@@ -80,17 +84,16 @@ final class LogChannel {
     /// How many elements of the stanza being read are open (0 between stanzas).
     var openDepth: Int { madeReader?.openDepth ?? 0 }
 
-    /// The namespace the channel was made with.
+    /// The namespace the log's format or session gives the stream (a header
+    /// that declares none leaves it so).
     let firstNamespace: String?
 
-    /// Whether a channel made afresh with the namespace this one was made with
-    /// reads on as this one does: no stanza partly read, no text held back (a
-    /// fresh reader would never see `foo &bar` after a stanza, nor report its
-    /// damage), no damage being skipped, the stream's namespace not changed by a
-    /// stream header.
+    /// Whether a channel made afresh with the namespace this one has reads on as
+    /// this one does: no stanza partly read, no text held back (a fresh reader
+    /// would never see `foo &bar` after a stanza, nor report its damage), no
+    /// damage being skipped. (The namespace is handed on: ``LogReader/handover``.)
     var isAtRest: Bool {
         !isStopped && (madeReader.map { $0.isBetweenStanzasHoldingNothing && !$0.isSkippingDamage } ?? true)
-            && namespace == firstNamespace
     }
 
     /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).

@@ -16,6 +16,11 @@ public struct LogCutLog: Sendable {
         case made(LogReader.ChannelKey)
         case whole(LogReader.ChannelKey, Range<Int>)
         case startTag(LogReader.ChannelKey, Range<Int>, StartTagOutcome)
+        /// The channel logged its first whole stanza of the part.
+        case logsWhole(LogReader.ChannelKey)
+        /// A start tag no whole stanza accounted for, of a channel that logged none
+        /// in the part: reported alone, or not (assumed to log whole stanzas before).
+        case alone(LogReader.ChannelKey, reported: Bool)
     }
 
     /// Why a start tag logged alone was or was not reported.
@@ -30,10 +35,25 @@ public struct LogCutLog: Sendable {
 
     var operations: [Operation] = []
     var tags: [UInt8] = []
+    /// The start tags let go at the part's end (``LogReader/settleAtCut()``):
+    /// one reader would still wait for their stanzas until line `until`.
+    var waiting: [(key: LogReader.ChannelKey, tag: Range<Int>, until: Int)] = []
+    /// The line the part starts at.
+    var firstLine = 1
+    /// The state the part's reader was started in (``LogReader/resume(from:)``),
+    /// and the one it handed on at its end (``LogReader/settleAtCut()``).
+    var start = LogPartStart()
+    var end: LogPartStart?
+    /// The top tags of the whole stanzas in the part's first ``LogReader/startTagWindow``
+    /// lines, whatever became of them: a start tag let go at the cut before may be waiting for one.
+    var early: [(key: LogReader.ChannelKey, tag: Range<Int>)] = []
     /// The record prefix the reader learned from its first record (``RecordPrefix``):
     /// a reader started mid-log learns it from its part's first record, which the
     /// reader of the whole log may read as text.
     var recordPrefix: RecordPrefix?
+    /// Why the part cannot be kept, as the search that read it found (reported
+    /// with `STANZAQ_DEBUG_PARTS`); `nil` if it was read cleanly.
+    public var trouble: String?
 
     /// Keeps `tag`: its range in `tags`.
     mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
@@ -58,6 +78,8 @@ public final class LogCutState {
     /// through in place (a log interleaves a few sessions; hashing a key for every
     /// operation cost most of this check, callgrind).
     private var keys: [LogReader.ChannelKey] = []
+    /// Whether each channel logged whole stanzas (its start tags alone are not reported).
+    private var logsWhole: [Bool] = []
     private var recent: [RecentTopTags] = []
     /// The last whole stanza's channel (an index of `keys`) and top tag (a range
     /// of `lastWholeTags`, a part's log's tags: not copied).
@@ -65,6 +87,10 @@ public final class LogCutState {
     private var lastWholeTags: [UInt8] = []
     /// The record prefix of the whole log: the first part's that learned one.
     private var recordPrefix: RecordPrefix?
+    /// The state the reader of the last part applied handed on.
+    private var handedOn: LogPartStart?
+    /// Start tags one reader still waits for at the cut (``LogCutLog/waiting``).
+    private var waiting: [(key: LogReader.ChannelKey, tag: [UInt8], until: Int)] = []
 
     public init() {}
 
@@ -81,15 +107,43 @@ public final class LogCutState {
     /// fared as they do in the reader of the whole log. (No channel was forgotten:
     /// the log has at most as many channels as a reader keeps.)
     public func apply(_ log: LogCutLog) -> Bool {
+        trouble(applying: log) == nil
+    }
+
+    /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
+    /// log, else what differed.
+    public func trouble(applying log: LogCutLog) -> String? {
+        if log.firstLine > 1 && log.start != handedOn {
+            return log.start.parser != handedOn?.parser ? "its parser started otherwise than the one before ended"
+                : "a stream's namespace other than the part before ended with"
+        }
+        handedOn = log.end
         if let learned = log.recordPrefix {
-            if let recordPrefix, recordPrefix != learned { return false }
+            if let recordPrefix, recordPrefix != learned { return "another record prefix" }
             recordPrefix = learned
         }
+        waiting.removeAll { $0.until < log.firstLine }
+        if !waiting.isEmpty {
+            // A whole stanza one reader takes as the one a start tag let go at the cut waits for.
+            for (key, range) in log.early {
+                let matches = log.tags.withUnsafeBufferPointer { tags in
+                    waiting.contains { $0.key == key && $0.tag.count == range.count && $0.tag.withUnsafeBufferPointer { sameStartTag($0, UnsafeBufferPointer(rebasing: tags[range])) } }
+                }
+                if matches { return "a whole stanza for a start tag waiting at the cut" }
+            }
+        }
+        guard applyOperations(log) else { return "its start tags fare otherwise than in one reader" }
+        waiting += log.waiting.map { ($0.key, Array(log.tags[$0.tag]), $0.until) }
+        return nil
+    }
+
+    private func applyOperations(_ log: LogCutLog) -> Bool {
         for operation in log.operations {
             switch operation {
             case .made(let key):
                 if index(of: key) == nil {
                     keys.append(key)
+                    logsWhole.append(false)
                     recent.append(RecentTopTags())
                     if keys.count > LogReader.channelLimit { return false }
                 }
@@ -101,6 +155,12 @@ public final class LogCutState {
                 }
                 lastWhole = (channel, range)
                 lastWholeTags = log.tags
+            case .logsWhole(let key):
+                guard let channel = index(of: key) else { return false }
+                logsWhole[channel] = true
+            case .alone(let key, let reported):
+                // One reader reports it exactly when its channel never logged a whole stanza.
+                if reported == (index(of: key).map { logsWhole[$0] } ?? false) { return false }
             case .startTag(let key, let range, let outcome):
                 let channel = index(of: key)
                 let here = log.tags.withUnsafeBufferPointer { tags -> LogCutLog.StartTagOutcome in
@@ -126,13 +186,26 @@ extension LogReader {
     /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
     /// known and its parser holds nothing from earlier lines, no stanza is partly
     /// read in any direction of any session (nor damage being skipped), no start
-    /// tag waits for its stanza, and every stream's namespace is the one its
-    /// records give it.
-    public var isAtCleanCut: Bool {
-        guard !isStopped, pendingLine.isEmpty, !skippingLongLine, undetected.isEmpty, batch.isEmpty, let parser, parser.isAtRest, held == nil, queue.isEmpty,
-              lookahead == nil
-        else { return false }
-        for channel in channels.values where !channel.isAtRest { return false }
-        return true
+    /// tag waits for its stanza. (What the parser carries and the streams'
+    /// namespaces are handed on: ``handover``.)
+    public var isAtCleanCut: Bool { cleanCutTrouble == nil }
+
+    /// As ``isAtCleanCut``: `nil` if the reader is at a clean cut, else why not
+    /// (reported with `STANZAQ_DEBUG_PARTS`).
+    public var cleanCutTrouble: String? { cleanCutTrouble(lettingGoOfWaitingTags: false) }
+
+    /// As ``cleanCutTrouble``; `lettingGo`: start tags waiting that
+    /// ``settleAtCut()`` would let go are no trouble.
+    func cleanCutTrouble(lettingGoOfWaitingTags lettingGo: Bool) -> String? {
+        if isStopped { return "stopped" }
+        if !pendingLine.isEmpty || skippingLongLine { return "a line not read to its end" }
+        if !undetected.isEmpty || parser == nil { return "the format not detected" }
+        if !batch.isEmpty || lookahead != nil { return "records held" }
+        if let parser, parser.handover == nil { return "the parser holds what it cannot hand on" }
+        if held != nil || !queue.isEmpty && !(lettingGo && waitingTagsMayBeLetGo) { return "a start tag waits for its stanza" }
+        for channel in channels.values where !channel.isAtRest {
+            return "a stanza partly read, or damage skipped"
+        }
+        return nil
     }
 }

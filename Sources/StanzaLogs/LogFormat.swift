@@ -67,9 +67,6 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
 // MARK: - Parts of a log read on their own
 
 extension LogFormat {
-    /// As ``LogFormatDefinition/mayBeCut``.
-    public var mayBeCut: Bool { definition.mayBeCut }
-
     /// As ``LogFormatDefinition/logsStanzasAsWritten``: whether records that
     /// lack the literals a query needs may be skipped unread (a prefilter).
     public var logsStanzasAsWritten: Bool { definition.logsStanzasAsWritten }
@@ -79,8 +76,13 @@ extension LogFormat {
     /// stanzas or of stream data, as a parser with nothing before reads it — not
     /// a start tag alone, nor a line that may continue a record — after a line
     /// that is not a start tag alone (whose stanza may follow). A guess: the
-    /// readers of the parts check.
+    /// readers of the parts check. (Formats whose parts start otherwise say so
+    /// in their ``LogFormatDefinition/partState(at:after:carried:)``.)
     public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        definition.partState(at: line, after: previous, carried: LogParserState()) != nil
+    }
+
+    func mayStartRecordPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
         let parser = makeParser()
         switch kind(of: line, parser) {
         case .record(let shape): if shape == .startTag { return false }
@@ -88,7 +90,41 @@ extension LogFormat {
         default: return false
         }
         if case .record(.startTag) = kind(of: previous, makeParser()) { return false }
-        return true
+        return !leavesElementOpen(previous)
+    }
+
+    /// Whether the data a parser with nothing before finds in `line` opens more
+    /// elements than it closes: a stanza that goes on in later records (a read of
+    /// a socket that ended inside it, a stanza's text over lines), which a part
+    /// starting after it would not know. (Tags are counted, not checked.)
+    func leavesElementOpen(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        withTerminalEscapesRemoved(line) { clean in
+            let parsed = makeParser().parse(clean)
+            switch parsed.kind {
+            case .text, .unrelated: return false
+            default: break
+            }
+            if let decoded = parsed.decoded { return decoded.withUnsafeBufferPointer { Self.openDepth($0) > 0 } }
+            return Self.openDepth(UnsafeBufferPointer(rebasing: clean[parsed.payload])) > 0
+        }
+    }
+
+    /// Elements opened less elements closed in `data`.
+    static func openDepth(_ data: UnsafeBufferPointer<UInt8>) -> Int {
+        var depth = 0
+        var index = 0
+        while let open = data.firstIndex(of: 0x3C, from: index) {
+            guard open + 1 < data.count else { break }
+            let next = data[open + 1]
+            if next == 0x2F {
+                depth -= 1
+            } else if isASCIILetter(next) || next == 0x5F {
+                depth += 1
+                if let close = data.firstIndex(of: 0x3E, from: open), close > open + 1, data[close - 1] == 0x2F { depth -= 1 }
+            }
+            index = open + 1
+        }
+        return depth
     }
 
     /// The prefix a reader of a log that starts with `bytes` learns from its
@@ -126,15 +162,21 @@ extension LogFormat {
     /// The format ``LogReader`` detects in a log that starts with `bytes`
     /// (`atEnd`: all of it), or `nil` if they do not tell it yet.
     public static func detected(atStartOf bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> LogFormat? {
+        detection(atStartOf: bytes, atEnd: atEnd)?.format
+    }
+
+    /// As ``detected(atStartOf:atEnd:)``, with where the line that decided it
+    /// ends (a reader of fewer bytes may not know the format yet).
+    public static func detection(atStartOf bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> (format: LogFormat, decidedBy: Int)? {
         var detector = FormatDetector()
         var start = 0
         while start < bytes.count {
             let end = bytes.firstIndex(of: 0x0A, from: start) ?? (atEnd ? bytes.count : -1)
             if end < 0 { return nil }
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            if let found = withTerminalEscapesRemoved(raw, { detector.decide(after: $0) }) { return found }
+            if let found = withTerminalEscapesRemoved(raw, { detector.decide(after: $0) }) { return (found, end) }
             start = end + 1
         }
-        return atEnd ? detector.atEnd : nil
+        return atEnd ? (detector.atEnd, bytes.count) : nil
     }
 }

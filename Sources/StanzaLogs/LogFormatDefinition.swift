@@ -28,12 +28,6 @@ protocol LogFormatDefinition {
     /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
     /// in Monal's and libstrophe's lines; a tab before `<` in any tabbed log.
     static var sharesItsMarker: Bool { get }
-    /// Whether a part of a log in this format may be read on its own (a parallel
-    /// search): its parser can say that it holds nothing from earlier lines.
-    /// Not where the parser keeps state: ejabberd's (a term may span lines),
-    /// Dino's, Conversations', TSV's (a header row) and tshark's (the session
-    /// named at the top, the length of the chunk being read), read in order.
-    static var mayBeCut: Bool { get }
     /// Whether the format logs a stanza's bytes as they were, save for what it
     /// puts at the start of a line (its prefix, an indent): a name, or a value
     /// without white space, is then in the log as it is in the stanza, and a
@@ -41,12 +35,31 @@ protocol LogFormatDefinition {
     /// Not ejabberd's Erlang terms, archive rows (escaped), nor logs that cut a
     /// stanza anywhere (tshark's chunks, Android's logcat lines).
     static var logsStanzasAsWritten: Bool { get }
+    /// The state a parser carries over the parts of a log that a parallel
+    /// search cuts (``LogParserState``), updated with `part` (a part's bytes, in
+    /// order from the log's start), as far as it is cheap to tell without reading
+    /// every line: the session of tshark's `Filter:` line, a TSV header row.
+    /// A guess, checked against what the reader of the part before hands on.
+    static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState
+    /// Whether a part of a log may start at `line` (without its line feed), after
+    /// `previous`, and the state its parser then starts with (`nil`: no part
+    /// starts there), given what is carried (``carriedState(after:from:)``).
+    /// By default a record line that a parser at rest reads as one reader does
+    /// (``LogFormat/mayStartRecordPart(at:after:)``), with the state carried.
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState?
 }
 
 extension LogFormatDefinition {
     static var streamNamespace: StaticString? { nil }
     static var learnsRecordPrefix: Bool { false }
     static var sharesItsMarker: Bool { false }
-    static var mayBeCut: Bool { true }
     static var logsStanzasAsWritten: Bool { false }
+
+    static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState { state }
+
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        LogFormat(self).mayStartRecordPart(at: line, after: previous) ? carried : nil
+    }
 }

@@ -146,8 +146,9 @@ extension LogReader {
                 nextRecent = 0
             }
         }
+        let first = namespace()
         let channel = LogChannel(
-            namespace: namespace(), defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
+            namespace: startNamespace(of: key) ?? first, firstNamespace: first, defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
             deliver: { [unowned self] element, source in self.deliver(element, source) },
             report: { [unowned self] in self.damaged($0) })
         channel.lastUse = uses

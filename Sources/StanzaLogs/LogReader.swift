@@ -72,7 +72,7 @@ public final class LogReader {
     /// stanza left open.
     var lookahead: RecordLookahead?
 
-    struct ChannelKey: Hashable {
+    struct ChannelKey: Hashable, Sendable {
         // The direction first: it tells most keys apart without comparing Strings.
         var direction: LogDirection?
         var session: LogText?
@@ -156,10 +156,17 @@ public final class LogReader {
     /// stanzas logged before — start tags that a whole stanza accounts for — is
     /// in ``cutLog``, checked by ``LogCutState``.)
     @exclusivity(unchecked) public internal(set) var dependsOnEarlierLines = false
+    /// Whether any channel logged a whole stanza (Prosody's start tags alone are then
+    /// of stanzas never on the wire).
+    @exclusivity(unchecked) var loggedWholeStanzas = false
+    /// The namespaces of the streams at the part's start (``resume(from:)``).
+    var startNamespaces: [ChannelKey: String] = [:]
     /// Whether a line that ends any record begun before the start has been read.
     @exclusivity(unchecked) var endedEarlierRecord = false
     /// Set before the first input to keep ``cutLog``.
-    @exclusivity(unchecked) public var recordsCuts = false
+    @exclusivity(unchecked) public var recordsCuts = false {
+        didSet { cutLog.firstLine = lineNumber + 1 }
+    }
     /// What the reader did that depends on the whole stanzas logged before
     /// (kept when ``recordsCuts``).
     @exclusivity(unchecked) public internal(set) var cutLog = LogCutLog()

@@ -187,9 +187,30 @@ protocol LogLineParser: AnyObject {
     /// Whether the parser holds nothing from the lines it read: a new one reads
     /// the next line as it would (a part of a log may then be read on its own).
     var isAtRest: Bool { get }
+    /// What a new parser must be given (``resume(from:)``) to read the next line
+    /// as this one would: `nil` if this one holds what cannot be handed on (a
+    /// term or a chunk partly read). A part of a log read on its own is kept only
+    /// if the part before it ended handing on the state it was started with.
+    var handover: LogParserState? { get }
+    /// Takes up what another parser handed on (a new parser, before any line).
+    func resume(from state: LogParserState)
 }
 
 extension LogLineParser {
     /// Parsers that keep state across lines say when it holds nothing; by default, never.
     var isAtRest: Bool { false }
+    /// By default: nothing, when the parser is at rest.
+    var handover: LogParserState? { isAtRest ? LogParserState() : nil }
+    func resume(from state: LogParserState) {}
+}
+
+/// What a log's parser carries from one line to the next (a session named at
+/// the top, a header row), as ``LogLineParser/handover`` gives it: compared
+/// as it is, each format deciding what its values mean.
+public struct LogParserState: Hashable, Sendable {
+    var values: [[UInt8]] = []
+
+    init(values: [[UInt8]] = []) {
+        self.values = values
+    }
 }

@@ -22,6 +22,9 @@ struct CommandEnvironment {
     /// The size of the parts a large input is cut into for threads, when not
     /// the default: `STANZAQ_PART_SIZE`, a seam for tests that cut often.
     var partSize: Int?
+    /// `STANZAQ_DEBUG_PARTS` is set: a parallel search says what became of the
+    /// parts of each input it cut (``SearchOptions/reportsParts``).
+    var reportsParts = false
 
     /// The process's own.
     static func process() -> CommandEnvironment {
@@ -44,7 +47,8 @@ struct CommandEnvironment {
             stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0,
             noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true,
             processorCount: max(1, ProcessInfo.processInfo.activeProcessorCount),
-            partSize: getenv("STANZAQ_PART_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil })
+            partSize: getenv("STANZAQ_PART_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil },
+            reportsParts: getenv("STANZAQ_DEBUG_PARTS").map { $0.pointee != 0 } ?? false)
     }
 }
 

@@ -237,6 +237,7 @@ struct StanzaqCommand: ParsableCommand {
         options.threads = input.threads ?? environment.processorCount
         options.readAll = input.readAll
         if let size = environment.partSize { options.partSize = size }
+        options.reportsParts = environment.reportsParts
         options.directory = environment.directory
         options.recursive = input.recursive
         options.globs = try input.globFilter()

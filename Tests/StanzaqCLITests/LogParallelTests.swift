@@ -53,23 +53,90 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
-    /// The logs real software wrote (Tests/Fixtures/real-logs), each repeated:
-    /// learned record prefixes, the look-ahead after a pasted record line, start
-    /// tags with reordered attributes, and libstrophe's format read in parts.
+    /// The logs real software wrote (Tests/Fixtures/real-logs, and tshark's
+    /// follow of their captures), each repeated: learned record prefixes, the
+    /// look-ahead after a pasted record line, start tags with reordered
+    /// attributes, ejabberd's terms over lines, tshark's chunks, UTF-8 of several
+    /// bytes at line starts. Size 1 cuts at every line, inside stanzas too.
     func testRealSoftwareLogs() throws {
         let scratch = try ScratchDirectory()
-        let folder = PackagePaths.file("Tests/Fixtures/real-logs/logs")
-        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(logs.count, 8)
+        let logs = try Self.realLogs()
+        XCTAssertEqual(logs.count, 10)
         for log in logs {
-            let text = try String(contentsOf: folder.appendingPathComponent(log), encoding: .utf8)
-            let path = try scratch.write(log, String(repeating: text, count: 3)).path
+            let text = try String(contentsOf: log, encoding: .utf8)
+            let path = try scratch.write(log.lastPathComponent, String(repeating: text, count: 3)).path
             for options in [["-e", "/$", "-e", "/@id", "-e", "body#"], ["--json", "--fields", "line,time,direction,session", "/@id"],
                             ["-c", "/{jabber:client}message<type=chat>"],
                             ["-c", "--fields", "direction", "-e", "/$", "-e", "/@type"], ["-c", "-H", "--json", "-e", "/$", "-e", "/@type"]] {
                 try assertSameAsOneThread(options + [path], partSizes: [1, 700])
             }
         }
+    }
+
+    /// Tests/Fixtures/real-logs/logs and tshark's follow output there.
+    static func realLogs() throws -> [URL] {
+        let folder = PackagePaths.file("Tests/Fixtures/real-logs/logs")
+        let tshark = PackagePaths.file("Tests/Fixtures/real-logs/tshark")
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0) }
+            + FileManager.default.contentsOfDirectory(atPath: tshark.path).filter { $0.hasSuffix("-follow.txt") }.sorted()
+            .map { tshark.appendingPathComponent($0) }
+    }
+
+    /// What became of the parts of `path` cut at `size` (`STANZAQ_DEBUG_PARTS`):
+    /// the line the search adds to standard error, after what one thread writes.
+    func partsReport(_ arguments: [String], _ path: String, size: Int, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let one = try Runner.stanzaq(["--threads", "1"] + arguments + [path])
+        let several = try Runner.stanzaq(["--threads", "2"] + arguments + [path],
+                                         environment: ["STANZAQ_PART_SIZE": String(size), "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(several.output, one.output, "stdout of \(path) at \(size)", file: file, line: line)
+        XCTAssertEqual(several.status, one.status, "exit status of \(path) at \(size)", file: file, line: line)
+        guard several.stderr.hasPrefix(one.stderr) else {
+            XCTFail("stderr of \(path) at \(size): \(several.stderr)", file: file, line: line)
+            return ""
+        }
+        return String(several.stderr.dropFirst(one.stderr.count))
+    }
+
+    /// Every log format's parts are read in parallel and kept: the parts of each
+    /// sample and real log, repeated and cut small at several sizes, none falling
+    /// back to one reader (which gives the same output, so that only this report
+    /// tells the two apart). The samples are repeated past the 64 KB the format
+    /// is detected in, which the first part holds; the generic format is known
+    /// only at a log's end, and read whole.
+    func testEveryFormatsPartsAreKept() throws {
+        let scratch = try ScratchDirectory()
+        let samples = try FileManager.default.contentsOfDirectory(atPath: Runner.examples.appendingPathComponent("logs").path)
+            .filter { $0 != "README.md" }.sorted().map { Runner.examples.appendingPathComponent("logs/" + $0) }
+        for log in try samples + Self.realLogs() {
+            let text = try String(contentsOf: log, encoding: .utf8)
+            let path = try scratch.write(log.lastPathComponent, String(repeating: text, count: max(6, (1 << 16) / text.utf8.count + 2))).path
+            let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+            for parts in [11, 40, 97] {
+                let report = try partsReport(["-c", "/"], path, size: size / parts)
+                if log.lastPathComponent == "generic.log" {
+                    XCTAssertEqual(report, "", "\(log.lastPathComponent) at \(size / parts)")
+                    continue
+                }
+                let numbers = report.dropFirst("stanzaq: parts of \(path): ".count).split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+                XCTAssertEqual(report, "stanzaq: parts of \(path): \(numbers.first ?? 0) made, \(numbers.first ?? 0) kept\n",
+                               "\(log.lastPathComponent) at \(size / parts)")
+                XCTAssertGreaterThanOrEqual(numbers.first ?? 0, 3, "\(log.lastPathComponent) at \(size / parts): \(report)")
+            }
+        }
+    }
+
+    /// Where a part falls back, the report says so (and the output is one reader's).
+    func testAPartThatFallsBackIsReported() throws {
+        // A stanza over more lines than the producer looks back at: every cut is inside it.
+        var lines = ["Nov 23 09:00:00 c2saaaa\tdebug\tRECV: <message id='long'><body>"]
+        for i in 0..<300 { lines.append("\tline \(i) of a text that goes on for longer than four parts") }
+        lines.append("\t</body></message>")
+        for i in 0..<300 { lines.append("Nov 23 09:00:01 c2sbbbb\tdebug\tRECV: <iq id='b\(i)'/>") }
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("long.log", lines.joined(separator: "\n") + "\n").path
+        let report = try partsReport(["-c", "/"], path, size: 200)
+        XCTAssertTrue(report.hasPrefix("stanzaq: parts of \(path): "), report)
+        XCTAssertTrue(report.contains(", fell back at part 0: "), report)
     }
 
     /// What the log fuzzer found (Fuzz/regressions/log), read in parts as whole.
@@ -157,7 +224,8 @@ final class LogParallelTests: CLITestCase {
 
     /// tshark's follow output without a stream header (a capture started
     /// mid-stream): its parser keeps the session of the `Filter:` line and the
-    /// length of the chunk it reads, so the log is read by one thread.
+    /// length of the chunk it reads; a part starts at a chunk's length, with the
+    /// session handed on.
     func testTsharkWithoutAStreamHeader() throws {
         var text = "===================================================================\nFollow: tcp,ascii\n"
             + "Filter: tcp.stream eq 0\nNode 0: 203.0.113.7:51234\nNode 1: 198.51.100.1:5222\n"

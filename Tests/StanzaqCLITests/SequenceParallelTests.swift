@@ -108,10 +108,10 @@ final class SequenceParallelTests: CLITestCase {
         let run = try Runner.stanzaq(["--threads", "2", "-c", "/$", path],
                                      environment: ["STANZAQ_PART_SIZE": "2000", "STANZAQ_DEBUG_PARTS": "1"])
         XCTAssertEqual(run.output, try Runner.stanzaq(["--threads", "1", "-c", "/$", path]).output)
-        // "stanzaq: stream or sequence parts: N made, N kept"
+        // "stanzaq: parts of PATH: N made, N kept"
         let words = run.stderr.split(whereSeparator: \.isWhitespace)
-        XCTAssertTrue(run.stderr.hasPrefix("stanzaq: stream or sequence parts: "), run.stderr)
-        let made = words.count > 7 ? Int(words[5]) : nil, kept = words.count > 7 ? Int(words[7]) : nil
+        XCTAssertTrue(run.stderr.hasPrefix("stanzaq: parts of \(path): "), run.stderr)
+        let made = words.count > 6 ? Int(words[4]) : nil, kept = words.count > 6 ? Int(words[6]) : nil
         XCTAssertGreaterThan(made ?? 0, 5, run.stderr)
         XCTAssertEqual(kept, made, run.stderr)
     }

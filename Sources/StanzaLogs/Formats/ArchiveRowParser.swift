@@ -21,9 +21,15 @@ import StanzaXML
 final class ArchiveRowParser: LogLineParser {
     enum Layout { case json, tsv }
     let layout: Layout
-    private var columns: [String]?
-    /// (Only a TSV header row is kept from line to line.)
-    var isAtRest: Bool { columns == nil }
+    private(set) var columns: [String]?
+    /// (Only a TSV header row is kept from line to line: handed on.)
+    var handover: LogParserState? {
+        LogParserState(values: columns.map { $0.map { Array($0.utf8) } } ?? [])
+    }
+
+    func resume(from state: LogParserState) {
+        columns = state.values.isEmpty ? nil : state.values.map { String(decoding: $0, as: UTF8.self) }
+    }
 
     init(layout: Layout) {
         self.layout = layout
@@ -243,5 +249,19 @@ enum TSVArchiveRows: LogFormatDefinition {
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { ArchiveRowParser.recognisesTSV(line) }
     static func makeParser() -> any LogLineParser { ArchiveRowParser(layout: .tsv) }
     static let sharesItsMarker = true
-    static let mayBeCut = false
+
+    /// The header row, from the first lines of the log.
+    static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState {
+        guard state.values.isEmpty else { return state }
+        let parser = ArchiveRowParser(layout: .tsv)
+        parser.resume(from: state)
+        var start = 0
+        for _ in 0..<64 where start < part.count {
+            let end = part.firstIndex(of: 0x0A, from: start) ?? part.count
+            _ = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: part[start..<end])) { parser.parse($0) }
+            if parser.columns != nil { break }
+            start = end + 1
+        }
+        return parser.handover ?? state
+    }
 }

@@ -16,6 +16,12 @@ final class ConversationsLogParser: LogLineParser {
     /// The logcat tag of the last record: a line of another tag is not its continuation.
     private var tag: [UInt8]?
 
+    var handover: LogParserState? { LogParserState(values: tag.map { [$0] } ?? []) }
+
+    func resume(from state: LogParserState) {
+        tag = state.values.first
+    }
+
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: "[background stanza] <") != nil
     }
@@ -49,5 +55,12 @@ extension ConversationsLogParser: LogFormatDefinition {
     static func makeParser() -> any LogLineParser { ConversationsLogParser() }
     static let streamNamespace: StaticString? = "jabber:client"
     static let learnsRecordPrefix = true
-    static let mayBeCut = false
+
+    /// A part starts at a record after a record, whose logcat tag is the one a
+    /// further line of a stanza must have.
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard LogFormat.conversations.mayStartRecordPart(at: line, after: previous), previous.firstRange(of: marker) != nil else { return nil }
+        return LogParserState(values: LogcatPrefix(previous).map { [Array(previous[$0.tag])] } ?? [])
+    }
 }

@@ -22,6 +22,19 @@ final class DinoLogParser: LogLineParser {
         header(line) != nil
     }
 
+    var handover: LogParserState? { LogParserState(values: [[inNode ? 1 : 0, previousWasText ? 1 : 0]]) }
+
+    func resume(from state: LogParserState) {
+        guard let values = state.values.first, values.count == 2 else { return }
+        inNode = values[0] == 1
+        previousWasText = values[1] == 1
+    }
+
+    /// Whether the node's line from `start` to `end` is a tag (else text).
+    private static func isTag(_ line: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
+        line.has("<", at: start) && (line.has("</", at: start) || start + 1 < end && (line[start + 1] == 0x7B || isASCIILetter(line[start + 1]) || line[start + 1] == 0x5F))
+    }
+
     private static func header(_ line: UnsafeBufferPointer<UInt8>) -> (direction: LogDirection, root: Bool, details: Range<Int>?)? {
         guard line.has("XMPP ") else { return nil }
         let direction: LogDirection, rest: Int
@@ -54,7 +67,7 @@ final class DinoLogParser: LogLineParser {
         guard inNode else { return .text }
         let start = line.skippingBlanks(from: 0)
         guard start < end else { return .text }
-        if line.has("<", at: start) && (line.has("</", at: start) || start + 1 < end && (line[start + 1] == 0x7B || isASCIILetter(line[start + 1]) || line[start + 1] == 0x5F)) {
+        if Self.isTag(line, start, end) {
             previousWasText = false
             return ParsedLine(kind: .maybeMore, payload: start..<end, decoded: Self.tag(line, start..<end))
         }
@@ -146,5 +159,16 @@ extension DinoLogParser: LogFormatDefinition {
     static let detectionRank: Int? = 6
     static func makeParser() -> any LogLineParser { DinoLogParser() }
     static let streamNamespace: StaticString? = "jabber:client"
-    static let mayBeCut = false
+
+    /// A part starts at a header, inside the nodes (a header was read before),
+    /// after text or not as the line before says; not after a blank line (which
+    /// leaves that as the lines before it do).
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard header(line) != nil else { return nil }
+        if header(previous) != nil { return LogParserState(values: [[1, 0]]) }
+        let start = previous.skippingBlanks(from: 0), end = previous.contentEnd
+        guard start < end else { return nil }
+        return LogParserState(values: [[1, isTag(previous, start, end) ? 0 : 1]])
+    }
 }

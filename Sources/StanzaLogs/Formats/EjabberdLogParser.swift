@@ -13,6 +13,9 @@ import StanzaXML
 /// the same message without the `(…)` part; its session is then the process id.
 final class EjabberdLogParser: LogLineParser {
     private var decoder = ErlangTermDecoder()
+    /// Outside a term, every line is read as a new parser reads it: an indented
+    /// line continues nothing, any other starts afresh.
+    var isAtRest: Bool { !decoder.isInsideTerm }
 
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: " XML on stream = ") != nil
@@ -77,5 +80,18 @@ extension EjabberdLogParser: LogFormatDefinition {
     static let name = "ejabberd"
     static let detectionRank: Int? = 1
     static func makeParser() -> any LogLineParser { EjabberdLogParser() }
-    static let mayBeCut = false
+
+    /// A part starts at a record, not after the end of a term wrapped onto
+    /// lines whose last byte is not a tag's end (a socket read that ended
+    /// inside a stanza, likely; a guess, as every part start is).
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard LogFormat.ejabberd.mayStartRecordPart(at: line, after: previous) else { return nil }
+        if previous.count > 0, isXMLSpace(previous[0]) {
+            let end = previous.contentEnd
+            let tail = UnsafeBufferPointer(rebasing: previous[max(0, end - 5)..<end])
+            guard tail.has(">\">>", at: max(0, tail.count - 4)) || tail.has(",62>>", at: 0) || tail.has("<62>>", at: 0) else { return nil }
+        }
+        return carried
+    }
 }

@@ -11,9 +11,13 @@ import StanzaXML
 /// the socket carried (a read may end inside a stanza, and a message with
 /// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
 final class SmackLogParser: LogLineParser {
-    /// At rest when it keeps no logcat tag: a line after a logcat record may
-    /// continue it, which a parser started on that line could not know.
-    var isAtRest: Bool { tag == nil }
+    /// The logcat tag is handed on: a line after a logcat record may continue
+    /// it, which a parser started on that line could not know.
+    var handover: LogParserState? { LogParserState(values: tag.map { [$0] } ?? []) }
+
+    func resume(from state: LogParserState) {
+        tag = state.values.first
+    }
 
     /// The logcat tag of the last record: a line of another tag is not its continuation.
     private var tag: [UInt8]?
@@ -68,4 +72,13 @@ extension SmackLogParser: LogFormatDefinition {
     static func makeParser() -> any LogLineParser { SmackLogParser() }
     static let streamNamespace: StaticString? = "jabber:client"
     static let learnsRecordPrefix = true
+
+    /// A part starts at a record, after a record (whose logcat tag a further line
+    /// of its data has), or in a log without logcat's prefix.
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard LogFormat.smack.mayStartRecordPart(at: line, after: previous) else { return nil }
+        if marker(previous) != nil { return LogParserState(values: LogcatPrefix(previous).map { [Array(previous[$0.tag])] } ?? []) }
+        return LogcatPrefix(line) == nil && LogcatPrefix(previous) == nil ? LogParserState() : nil
+    }
 }

@@ -12,7 +12,8 @@ import StanzaXML
 /// filter (`tcp.stream eq 0`).
 final class TsharkFollowParser: LogLineParser {
     // Never at rest (the protocol's default): it keeps the session from the
-    // `Filter:` line and the length of the chunk being read.
+    // `Filter:` line and the length of the chunk being read. Between chunks it
+    // hands on the session (a part of the log starts at a chunk's length).
 
     private var session: String?
     /// Bytes of the current chunk still to come, and its direction.
@@ -24,6 +25,15 @@ final class TsharkFollowParser: LogLineParser {
 
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.has("Follow: tcp,") || line.has("Follow: tls,") || line.has("Follow: ssl,")
+    }
+
+    var handover: LogParserState? {
+        guard remaining == 0, !swallowEmptyLine else { return nil }
+        return LogParserState(values: session.map { [Array($0.utf8)] } ?? [])
+    }
+
+    func resume(from state: LogParserState) {
+        session = state.values.first.map { String(decoding: $0, as: UTF8.self) }
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
@@ -70,7 +80,7 @@ final class TsharkFollowParser: LogLineParser {
     }
 
     /// A chunk's length: digits, after a tab for node 1.
-    private static func chunkLength(_ line: UnsafeBufferPointer<UInt8>) -> (length: Int, node1: Bool)? {
+    static func chunkLength(_ line: UnsafeBufferPointer<UInt8>) -> (length: Int, node1: Bool)? {
         let node1 = line.count > 0 && line[0] == 0x09
         var index = node1 ? 1 : 0
         var length = 0
@@ -93,5 +103,31 @@ extension TsharkFollowParser: LogFormatDefinition {
     static let name = "tshark"
     static let detectionRank: Int? = 9
     static func makeParser() -> any LogLineParser { TsharkFollowParser() }
-    static let mayBeCut = false
+
+    /// The session of the last `Filter:` line (a follow of another stream starts anew).
+    static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState {
+        var found = state
+        var index = 0
+        while let start = part.offset(of: "Filter: ", from: index) {
+            let end = part.firstIndex(of: 0x0A, from: start) ?? part.count
+            if start == 0 || part[start - 1] == 0x0A {
+                let line = UnsafeBufferPointer(rebasing: part[start..<end])
+                found = LogParserState(values: [Array(line[8..<line.contentEnd])])
+            }
+            index = end
+        }
+        return found
+    }
+
+    /// A part starts at a chunk's length, with the session of the follow.
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard chunkLength(line) != nil else { return nil }
+        // Not after data that leaves a stanza open (a chunk that ended inside it), likely.
+        let end = previous.contentEnd
+        if end > 0, chunkLength(previous) == nil, !previous.has("Node ") {
+            guard previous[end - 1] == 0x3E, LogFormat.openDepth(UnsafeBufferPointer(rebasing: previous[..<end])) <= 0 else { return nil }
+        }
+        return carried
+    }
 }

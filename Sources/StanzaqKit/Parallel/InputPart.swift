@@ -42,6 +42,9 @@ struct PartOfInput {
     /// For a part of a log: its format. A part that does not start the log is
     /// read by a log reader started there (``LogReader/startsMidLog``).
     var log: LogFormat?
+    /// For a part of a log that does not start it: the state its reader starts in,
+    /// as the producer guessed it (``LogCutScanner``).
+    var logStart: LogPartStart?
     /// For a part of a log: which part of it this is (0 for the first).
     var index = 0
     /// For a part of a log: whether `bytes` run to the end of the file.

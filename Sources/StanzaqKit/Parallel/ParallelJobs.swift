@@ -66,6 +66,9 @@ final class SplitFile: @unchecked Sendable {
     let fellBackAt = Atomic<Int>(Int.max)
     /// For a log: its parts checked in order.
     let logCuts = LogCuts()
+    /// How many parts the producer made and how many were kept (``SearchOptions/reportsParts``).
+    let partsMade = Atomic<Int>(0)
+    let partsKept = Atomic<Int>(0)
 
     init(path: String, fileDescriptor: Int32) {
         self.path = path
@@ -77,14 +80,17 @@ final class SplitFile: @unchecked Sendable {
 
 /// The parts of a log checked in order against what one reader of the whole log
 /// remembers (``LogCutState``): a part is kept if the parts before it were, it
-/// was read cleanly (``LogReader/isAtCleanCut``…), and its start tags fared as
-/// in that reader. Only this check waits for the parts before; reading does not.
+/// was read cleanly (``LogReader/isAtCleanCut``…), it was started in the state
+/// the part before handed on (``LogReader/handover``), and its start tags fared
+/// as in that reader. Only this check waits for the parts before; reading does not.
 final class LogCuts: @unchecked Sendable {
     private let condition = Condition()
     private let state = LogCutState()
     /// How many parts have been kept, in order.
     private var kept = 0
     private var failed = false
+    /// The first part not kept, and why (``SearchOptions/reportsParts``).
+    private(set) var fellBack: (index: Int, why: String)?
 
     /// Waits until the parts before `index` are checked (or one failed, or the
     /// part is no longer wanted); returns whether part `index` is kept.
@@ -97,10 +103,29 @@ final class LogCuts: @unchecked Sendable {
             condition.wait(seconds: 0.05)
         }
         guard !failed, kept == index else { return false }
-        let ok = clean && log.map { state.apply($0) } ?? false
-        if ok { kept += 1 } else { failed = true }
+        var why = log?.trouble ?? "not read to its end"
+        let ok = clean && log.map { log in
+            let trouble = state.trouble(applying: log)
+            if let trouble { why = trouble }
+            return trouble == nil
+        } ?? false
+        if ok {
+            kept += 1
+        } else {
+            failed = true
+            fellBack = (index, why)
+        }
         condition.broadcast()
         return ok
+    }
+}
+
+extension LogCuts {
+    /// What became of the parts, once all are checked.
+    var report: (index: Int, why: String)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return fellBack
     }
 }
 

@@ -36,7 +36,9 @@ extension ParallelSearch {
     /// context switches a window).
     var batchLimit: Int { options.partSize }
 
-    func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter) -> Bool {
+    /// `firstWindow`: where the first window may end at the earliest (past the
+    /// line that decided the log's format, which its reader decides by too).
+    func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter, firstWindow: Int) -> Bool {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             close(fd)
@@ -46,10 +48,12 @@ extension ParallelSearch {
         let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format, partSize: options.partSize),
                               batchLimit: batchLimit, make: { [self] in make($0) })
         let size = jobs.log.size
-        let needles = prefilter.needles
+        // Stream headers and ends too: they give a session's stream its namespace,
+        // which the windows after them start with (``LogPartStart``), so none may be skipped.
+        let needles = prefilter.needles + [(Array("<stream:stream".utf8), false), (Array("</stream:stream".utf8), false)]
         var pending: Range<Int>?
         var floor = 0
-        if let end = jobs.log.windowEnd(after: min(options.partSize, size)) {
+        if let end = jobs.log.windowEnd(after: min(firstWindow, size)) {
             pending = 0..<end
             floor = end
             jobs.log.recordPrefix = jobs.log.bytes(0..<end).withUnsafeBufferPointer { format.learnedRecordPrefix(atStartOf: $0) }
@@ -111,9 +115,13 @@ private final class WindowJobs {
     private var batch: [PartOfInput] = []
     private var batchBytes = 0
 
+    /// What the windows so far leave for the next one's reader (``LogPartStart``).
+    private let scanner: LogCutScanner
+
     init(file: SplitFile, log: LogWindows, batchLimit: Int, make: @escaping (Job.Work) -> Bool) {
         self.file = file
         self.log = log
+        scanner = LogCutScanner(format: log.format)
         self.batchLimit = batchLimit
         self.make = make
     }
@@ -127,9 +135,21 @@ private final class WindowJobs {
 
     /// Keeps the window `window` for a job; false once the search stopped.
     func emit(_ window: Range<Int>) -> Bool {
-        let part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: window.lowerBound, bytes: log.bytes(window),
+        var part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: window.lowerBound, bytes: log.bytes(window),
                                continuing: nil, header: [], line: log.line(at: window.lowerBound), stanzasBefore: 0,
                                stanzas: nil, log: log.format, index: index, endsInput: window.upperBound == log.size)
+        // The state its reader starts in: what the windows before left (no stream
+        // header or end is skipped, and the formats skipped in carry nothing else
+        // over lines that a window's first line does not tell).
+        if let bytes = part.bytes {
+            bytes.withUnsafeBufferPointer { all in
+                if window.lowerBound > 0 {
+                    let lineEnd = all.firstIndex(of: 0x0A) ?? all.count
+                    part.logStart = scanner.partStart(at: UnsafeBufferPointer(rebasing: all[..<lineEnd]), after: UnsafeBufferPointer(rebasing: all[..<0]))
+                }
+                scanner.passed(all)
+            }
+        }
         index += 1
         // (What is before its end is not looked at again: a window starts at its end at the earliest.)
         log.forget(before: window.upperBound)
@@ -184,6 +204,7 @@ extension ParallelSearch {
             }
         }
         try? sink.flush()
+        file.partsKept.add(windows.count, ordering: .relaxed)
         job.transcript.append(contentsOf: trial)
         job.transcript.count = count
         job.transcript.matched = windowSearcher.matched

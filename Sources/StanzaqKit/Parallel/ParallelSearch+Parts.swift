@@ -29,6 +29,11 @@ extension ParallelSearch {
         defer { state.unlock() }
         while !stopped && unwritten >= window { state.wait() }
         if stopped { return false }
+        switch work {
+        case .part(let file, _): file.partsMade.add(1, ordering: .relaxed)
+        case .windows(let file, let windows): file.partsMade.add(windows.count, ordering: .relaxed)
+        case .file, .end, .message: break
+        }
         let job = Job(index: nextIndex, work: work)
         nextIndex += 1
         unwritten += 1
@@ -148,7 +153,6 @@ extension ParallelSearch {
                 buffer = rest
                 let newlines = bytes.withUnsafeBufferPointer(countNewlines)
                 guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
-                partsMade.add(1, ordering: .relaxed)
                 line += newlines
                 before += stanzas
                 offset += end
@@ -159,93 +163,6 @@ extension ParallelSearch {
                 break cutting
             }
         }
-    }
-
-    /// Cuts a log into parts at line boundaries, each read by a log reader of its
-    /// own (``LogReader/startsMidLog``); false if it is to be searched whole. A
-    /// part is kept only if its reader found that it depends on nothing before
-    /// it and ended at a clean cut (``LogReader/isAtCleanCut``); else the log is
-    /// read again from its start by one reader, which writes only what it finds
-    /// from that part on.
-    func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?) -> Bool {
-        let blockSize = 1 << 16
-        let detected = forced ?? first.withUnsafeBufferPointer({ LogFormat.detected(atStartOf: $0, atEnd: first.count < blockSize) })
-        if let skipping = parallelism.skipping, let format = detected, format.mayBeCut, format.logsStanzasAsWritten {
-            return splitLogAtHits(path, fd, format: format, prefilter: skipping)
-        }
-        // A part cannot know, when the format is detected, a format other than
-        // the one the log's start shows.
-        guard parallelism.logParts, let format = detected, format.mayBeCut else {
-            close(fd)
-            return false
-        }
-        let file = SplitFile(path: path, fileDescriptor: fd)
-        // Parts four times as large as an XMPP stream's: a part's reader makes a
-        // reader for each direction of each session again (callgrind: 6% more
-        // instructions at 256 KB parts).
-        let partSize = 4 * options.partSize
-        var buffer = first
-        var offset = 0, readTo = buffer.count, line = 1, index = 0
-        /// Where the part in `buffer` ends: the start of the first line at or after
-        /// `partSize` that a part may start at (or of any line, past four parts).
-        var searchFrom = partSize - 1
-        func cut() -> Int? {
-            while searchFrom < buffer.count {
-                guard let newline = firstNewline(in: buffer, from: searchFrom) else {
-                    searchFrom = buffer.count
-                    return nil
-                }
-                let lineStart = newline + 1
-                guard let lineEnd = firstNewline(in: buffer, from: lineStart) else {
-                    searchFrom = newline
-                    return nil
-                }
-                let previousStart = buffer.withUnsafeBufferPointer { stanzaq_find_last_byte($0.baseAddress!, newline, 0x0A) } + 1
-                if lineStart > 4 * partSize
-                    || buffer.withUnsafeBufferPointer({ format.mayStartPart(at: UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd]),
-                                                                            after: UnsafeBufferPointer(rebasing: $0[previousStart..<newline])) }) {
-                    return lineStart
-                }
-                searchFrom = lineEnd
-            }
-            return nil
-        }
-        cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
-            if let end = cut() {
-                let rest = Array(buffer[end...])
-                buffer.removeSubrange(end...)
-                let bytes = buffer
-                buffer = rest
-                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
-                let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [], line: line,
-                                       stanzasBefore: 0, stanzas: nil, log: format, index: index)
-                index += 1
-                guard make(.part(file, part)) else { break cutting }
-                line += newlines
-                offset += end
-                searchFrom = partSize - 1
-                continue
-            }
-            let more = readBlock(fd, at: readTo, size: blockSize)
-            if more.isEmpty {
-                // The end of the log: the last part.
-                let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: buffer, continuing: nil, header: [], line: line,
-                                       stanzasBefore: 0, stanzas: nil, log: format, index: index, endsInput: true)
-                _ = make(.part(file, part))
-                break cutting
-            }
-            if buffer.count > 8 * partSize + blockSize {
-                // No line ends in sight: the rest is read by one reader, from the log's start.
-                _ = make(.part(file, rereading(file, from: offset, line: line)))
-                break cutting
-            }
-            // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
-            if buffer.capacity < buffer.count + more.count { buffer.reserveCapacity(2 * partSize + 2 * blockSize) }
-            more.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
-            readTo += more.count
-        }
-        _ = make(.end(file))
-        return true
     }
 
     /// The log of `file` read again from its start by one reader, which writes

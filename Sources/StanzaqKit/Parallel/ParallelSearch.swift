@@ -45,11 +45,6 @@ final class ParallelSearch: @unchecked Sendable {
     let stopping = Atomic<Bool>(false)
     /// With -q: the first job known to have a stanza that counts; later ones are not wanted.
     let firstMatch = Atomic<Int>(Int.max)
-    /// Parts of streams and sequences cut with bytes of their own, and those of
-    /// them read cleanly (kept): said at the end with `STANZAQ_DEBUG_PARTS=1`,
-    /// for tests that check parts are kept, not all read again.
-    let partsMade = Atomic<Int>(0)
-    let partsKept = Atomic<Int>(0)
 
     /// `nil` when one thread does as well: one thread asked for, line-buffered
     /// output, or a `single` input that cannot be cut into parts.
@@ -83,10 +78,6 @@ final class ParallelSearch: @unchecked Sendable {
             throw error
         }
         stop()
-        if getenv("STANZAQ_DEBUG_PARTS") != nil && partsMade.load(ordering: .acquiring) > 0 {
-            searcher.diagnostics.write("stanzaq: stream or sequence parts: \(partsMade.load(ordering: .acquiring)) made, "
-                                       + "\(partsKept.load(ordering: .acquiring)) kept")
-        }
     }
 
     func write() throws(OutputError) {
@@ -124,6 +115,7 @@ final class ParallelSearch: @unchecked Sendable {
                 fileCount += transcript.count
                 total += transcript.count
             case .end(let file):
+                if options.reportsParts { reportParts(of: file) }
                 if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
                     try sink.endInput(InputPart(path: file.path).name, count: fileCount)
                 }
@@ -213,8 +205,8 @@ final class ParallelSearch: @unchecked Sendable {
                     // Kept only if the parts before it were, and its start tags fared as in one reader of the log.
                     clean = file.logCuts.check(part: part.index, cutLog, clean: clean, abandoned: { isUnwanted(job) })
                 }
-                if clean && part.log == nil { partsKept.add(1, ordering: .relaxed) }
                 if clean || isUnwanted(job) {
+                    if clean { file.partsKept.add(1, ordering: .relaxed) }
                     job.transcript.append(contentsOf: trial)
                     job.transcript.count = trial.count
                     job.transcript.matched = trial.matched

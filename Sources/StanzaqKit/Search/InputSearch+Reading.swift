@@ -11,6 +11,7 @@ extension InputSearch {
             // A part that ends inside the input: read, not finished.
             code = nil
             do { _ = try bytes.withUnsafeBytes { try feed($0) } } catch { failure = error }
+            if part?.endsInput == false { logReader?.settleAtCut() }
         } else if let part {
             code = part.readToEnd { chunk in
                 do { return try feed(chunk) } catch { failure = error; return false }
@@ -145,6 +146,7 @@ extension InputSearch {
         if let part, part.log != nil {
             reader.startsMidLog = part.offset > 0
             reader.recordsCuts = true
+            if let start = part.logStart, part.offset > 0 { reader.resume(from: start) }
         }
         return reader
     }

@@ -166,8 +166,13 @@ final class InputSearch<Sink: SearchSink> {
             // included, which a part after the first does not know — and the next
             // part can start afresh where it ends.
             let start = part.offset == 0 || (!logReader.dependsOnEarlierLines && !evaluator.reportedStanzaNumber)
-            let end = part.endsInput || (logReader.isAtCleanCut && logReader.format == format)
-            return (count, start && end)
+            let endTrouble = part.endsInput ? nil : logReader.format != format ? "another format" : logReader.cleanCutTrouble
+            if !start {
+                searcher.cutLog?.trouble = logReader.dependsOnEarlierLines ? "its start depends on earlier lines" : "a stanza number"
+            } else if let endTrouble {
+                searcher.cutLog?.trouble = "its end (line \(logReader.currentLine)) is no clean cut: " + endTrouble
+            }
+            return (count, start && endTrouble == nil)
         }
         if let part {
             guard let expected = part.stanzas else { return (count, true) }

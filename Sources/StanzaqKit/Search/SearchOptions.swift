@@ -84,6 +84,13 @@ public struct SearchOptions {
     /// Read every stanza (`--read-all`): no log records are skipped for lacking
     /// the literals every result needs (``Prefilter``).
     public var readAll = false
+    /// A seam for tests (`STANZAQ_DEBUG_PARTS`, not documented for users): after
+    /// each input it cut into parts, a parallel search writes one line to standard
+    /// error — `stanzaq: parts of NAME: MADE made, KEPT kept` and, if a part could
+    /// not be read on its own, `, fell back at part INDEX: WHY` — so that a test
+    /// can tell parts read in parallel from a log read again by one reader
+    /// (whose output is the same).
+    public var reportsParts = false
 
     public init(queries: [Query]) {
         self.queries = queries
@@ -148,7 +155,8 @@ public struct StanzaContext: Equatable, Sendable {
 
 /// How a search uses threads (stanzaq(1), "Parallelism"): decided in
 /// ``SearchOptions/parallelism(for:)`` alone; whether a log's format may be cut
-/// is the format's to say (``LogFormat/mayBeCut``).
+/// may start, and in what state, is the format's to say
+/// (``LogFormatDefinition/partState(at:after:carried:)``).
 public struct Parallelism: Equatable, Sendable {
     /// Several inputs searched at once.
     public var inputs = false

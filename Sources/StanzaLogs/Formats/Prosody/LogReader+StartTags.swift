@@ -28,9 +28,14 @@ extension LogReader {
     }
 
     func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        channel.logsWholeStanzas = true
+        if !channel.logsWholeStanzas {
+            channel.logsWholeStanzas = true
+            loggedWholeStanzas = true
+            if recordsCuts { cutLog.operations.append(.logsWhole(key)) }
+        }
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
+        if recordsCuts && currentLine < cutLog.firstLine + Self.startTagWindow { cutLog.early.append((key, cutLog.keep(tag))) }
         // The start tag logged just before, waiting for this stanza, is not reported.
         if held == key, equal(heldTag, tag) {
             held = nil
@@ -133,9 +138,16 @@ extension LogReader {
     /// closes is logged as `Received[c2s]:`).
     func reportsAlone(_ key: ChannelKey) -> Bool {
         if existingChannel(for: key)?.logsWholeStanzas == true { return false }
-        // (Mid-log, the channel may have logged whole stanzas before the start.)
-        if startsMidLog { dependsOnEarlierLines = true }
-        return true
+        guard startsMidLog else { return true }
+        // Mid-log, the channel may have logged whole stanzas before the start: it is
+        // taken to have if the part's other channels log them (a session's last start
+        // tag, Prosody's unavailable presence, after its last stanza), and checked.
+        guard recordsCuts else {
+            dependsOnEarlierLines = true
+            return true
+        }
+        cutLog.operations.append(.alone(key, reported: !loggedWholeStanzas))
+        return !loggedWholeStanzas
     }
 
     /// The element a start tag describes, with no children.
@@ -165,5 +177,38 @@ extension LogReader {
             tagReaders[key] = nil
         }
         return parsedTag
+    }
+}
+
+// MARK: - At the end of a part of a log
+
+extension LogReader {
+    /// The end of a part's bytes (a parallel search): start tags still waiting
+    /// for their stanza that would never be reported alone (their channel logs
+    /// whole stanzas) are let go, and the stanzas queued behind them handed over,
+    /// as one reader of the whole log hands them over later, in the same order.
+    /// A waiting tag could still match a whole stanza of the next part, which
+    /// one reader would then not note as the last whole one: the tags are kept
+    /// in ``cutLog``, and ``LogCutState`` rejects a next part that logs one.
+    /// Also notes the state the reader hands on (``handover``).
+    /// Whether every start tag waiting is of a channel that logs whole stanzas
+    /// (never reported alone).
+    var waitingTagsMayBeLetGo: Bool {
+        for case .startTag(let waiting) in queue where existingChannel(for: waiting.key)?.logsWholeStanzas != true { return false }
+        return true
+    }
+
+    public func settleAtCut() {
+        guard recordsCuts else { return }
+        defer { cutLog.end = handover }
+        guard held == nil, !isStopped else { return }
+        readBatch()
+        guard waitingTagsMayBeLetGo else { return }
+        for case .startTag(let waiting) in queue {
+            waiting.tag.withUnsafeBufferPointer { tag in
+                cutLog.waiting.append((waiting.key, cutLog.keep(tag), waiting.until))
+            }
+        }
+        flushQueue(all: true)
     }
 }

@@ -32,7 +32,12 @@ final class ProsodyLogParser: LogLineParser {
     /// Whether syslog lines have been read (their continuation lines start with spaces).
     private var syslog = false
     /// (Only that is kept from line to line.)
-    var isAtRest: Bool { !syslog }
+    /// (Handed on: a part of a syslog file starts knowing it is one.)
+    var handover: LogParserState? { LogParserState(values: syslog ? [[1]] : []) }
+
+    func resume(from state: LogParserState) {
+        syslog = !state.values.isEmpty
+    }
 
     /// Whether the line has the shape of a Prosody log line: of its own sinks,
     /// or a syslog line of one of its stanza messages (a syslog file has the
@@ -199,4 +204,11 @@ extension ProsodyLogParser: LogFormatDefinition {
     static let detectionRank: Int? = 0
     static func makeParser() -> any LogLineParser { ProsodyLogParser() }
     static let learnsRecordPrefix = true
+
+    /// A part starts at a record; one of a syslog file's, knowing that syslog lines were read.
+    static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
+                          carried: LogParserState) -> LogParserState? {
+        guard LogFormat.prosody.mayStartRecordPart(at: line, after: previous) else { return nil }
+        return locate(line) == nil && locateSyslog(line) != nil ? LogParserState(values: [[1]]) : carried
+    }
 }

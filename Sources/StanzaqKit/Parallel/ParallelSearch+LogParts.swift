@@ -1,0 +1,144 @@
+import CByteSearch
+import StanzaQuery
+
+/// The producer's side of a log read in parts: cut at line boundaries, each part
+/// with the state its reader starts in.
+extension ParallelSearch {
+    /// Cuts a log into parts at line boundaries, each read by a log reader of its
+    /// own (``LogReader/startsMidLog``), started in the state the producer's
+    /// scanner guesses (``LogCutScanner``); false if it is to be searched whole.
+    /// A part is kept only if its reader found that it depends on nothing before
+    /// it, was started in the state the reader of the part before handed on, and
+    /// ended at a clean cut (``LogReader/isAtCleanCut``); else the log is read
+    /// again from its start by one reader, which writes only what it finds from
+    /// that part on.
+    func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?) -> Bool {
+        let blockSize = 1 << 16
+        // A part cannot know, when the format is detected, a format other than
+        // the one the log's start shows.
+        let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
+        if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.logsStanzasAsWritten {
+            let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
+            return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy))
+        }
+        guard parallelism.logParts, let format = forced ?? detection?.format else {
+            close(fd)
+            return false
+        }
+        let file = SplitFile(path: path, fileDescriptor: fd)
+        let scanner = LogCutScanner(format: format)
+        // Parts four times as large as an XMPP stream's: a part's reader makes a
+        // reader for each direction of each session again (callgrind: 6% more
+        // instructions at 256 KB parts).
+        let partSize = 4 * options.partSize
+        // Each part's bytes are read straight into its array, a part's worth at once
+        // (appending each block read copied all 100 MB once more, 2% of a search's
+        // time, perf); a part that needs more grows as before.
+        var buffer = filled(first[...], fd, at: first.count, size: partSize + blockSize)
+        var offset = 0, readTo = buffer.count, line = 1, index = 0
+        var start: LogPartStart?
+        // Where the part in `buffer` ends: the start of the first line at or after
+        // `partSize` that a part may start at (or of any line, past four parts).
+        // The first part holds the line that decided the format (its reader detects it too).
+        let searchStart = forced == nil ? detection?.decidedBy ?? 0 : 0
+        var searchFrom = max(partSize - 1, searchStart)
+        func cut() -> Int? {
+            logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (index == 0 ? searchStart : 0), scanner)
+        }
+        func make(_ bytes: [UInt8], endsInput: Bool) -> Bool {
+            let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [], line: line,
+                                   stanzasBefore: 0, stanzas: nil, log: format, logStart: start, index: index, endsInput: endsInput)
+            index += 1
+            return self.make(.part(file, part))
+        }
+        cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            if let end = cut() {
+                // The scanner notes the part's bytes, then says how the next part starts.
+                buffer.withUnsafeBufferPointer { scanner.passed(UnsafeBufferPointer(rebasing: $0[..<end])) }
+                let lineEnd = firstNewline(in: buffer, from: end)!
+                let nextStart = lines(of: buffer, around: end, lineEnd, scanner.partStart)
+                scanner.cut()
+                // The part keeps the buffer (no copy); what follows it starts a new one.
+                let next = filled(buffer[end...], fd, at: readTo, size: partSize + blockSize)
+                readTo = offset + end + next.count
+                buffer.removeSubrange(end...)
+                let bytes = buffer
+                buffer = next
+                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
+                guard make(bytes, endsInput: false) else { break cutting }
+                start = nextStart
+                line += newlines
+                offset += end
+                searchFrom = partSize - 1
+                continue
+            }
+            let more = readBlock(fd, at: readTo, size: blockSize)
+            if more.isEmpty {
+                // The end of the log: the last part.
+                _ = make(buffer, endsInput: true)
+                break cutting
+            }
+            if buffer.count > 8 * partSize + blockSize {
+                // No line ends in sight: the rest is read by one reader, from the log's start.
+                _ = self.make(.part(file, rereading(file, from: offset, line: line)))
+                break cutting
+            }
+            // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
+            if buffer.capacity < buffer.count + more.count { buffer.reserveCapacity(2 * partSize + 2 * blockSize) }
+            more.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
+            readTo += more.count
+        }
+        _ = self.make(.end(file))
+        return true
+    }
+
+    /// The start of the first line of `buffer` at or after `searchFrom` where a
+    /// part may start and the lines before leave no stanza open (or of any line
+    /// past `limit`); `nil` if the buffer holds none yet (`searchFrom` is then
+    /// where to look on from).
+    private func logCut(in buffer: [UInt8], searchFrom: inout Int, limit: Int, _ scanner: LogCutScanner) -> Int? {
+        while searchFrom < buffer.count {
+            guard let newline = firstNewline(in: buffer, from: searchFrom) else {
+                searchFrom = buffer.count
+                return nil
+            }
+            let lineStart = newline + 1
+            guard let lineEnd = firstNewline(in: buffer, from: lineStart) else {
+                searchFrom = newline
+                return nil
+            }
+            if lineStart > limit { return lineStart }
+            if lines(of: buffer, around: lineStart, lineEnd, scanner.mayStart),
+               buffer.withUnsafeBufferPointer({ scanner.endsCleanly($0, at: lineStart) }) {
+                return lineStart
+            }
+            searchFrom = lineEnd
+        }
+        return nil
+    }
+
+    /// `rest` and then the bytes of `fd` from `offset` on, read into the array
+    /// itself: `size` bytes in all, fewer at the file's end.
+    private func filled(_ rest: ArraySlice<UInt8>, _ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
+        let capacity = max(size, rest.count)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            count = buffer.initialize(fromContentsOf: rest)
+            while count < capacity {
+                let read = pread(fd, buffer.baseAddress! + count, capacity - count, off_t(offset + count - rest.count))
+                if read < 0 && errno == EINTR { continue }
+                if read <= 0 { break }
+                count += read
+            }
+        }
+    }
+
+    /// `body` of the line of `buffer` from `lineStart` to `lineEnd` and the line before it.
+    private func lines<Result>(of buffer: [UInt8], around lineStart: Int, _ lineEnd: Int,
+                               _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        buffer.withUnsafeBufferPointer { all in
+            let newline = lineStart - 1
+            let previousStart = stanzaq_find_last_byte(all.baseAddress!, newline, 0x0A) + 1
+            return body(UnsafeBufferPointer(rebasing: all[lineStart..<lineEnd]), UnsafeBufferPointer(rebasing: all[previousStart..<newline]))
+        }
+    }
+}
