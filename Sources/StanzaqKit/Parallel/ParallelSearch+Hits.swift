@@ -205,12 +205,12 @@ extension ParallelSearch {
         }
         try? sink.flush()
         file.partsKept.add(windows.count, ordering: .relaxed)
-        job.transcript.append(contentsOf: trial)
-        job.transcript.count = count
-        job.transcript.matched = windowSearcher.matched
-        job.transcript.failed = windowSearcher.failed
-        job.transcript.unboundPrefixes = windowSearcher.unboundPrefixes
-        job.transcript.sink = sink
+        trial.count = count
+        trial.matched = windowSearcher.matched
+        trial.failed = windowSearcher.failed
+        trial.unboundPrefixes = windowSearcher.unboundPrefixes
+        trial.sink = sink
+        job.transcript.adopt(trial)
         if sink.stopsAtFirstMatch && windowSearcher.matched { noteMatch(in: job) }
     }
 }

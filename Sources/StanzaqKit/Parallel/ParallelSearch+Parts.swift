@@ -30,9 +30,9 @@ extension ParallelSearch {
         while !stopped && unwritten >= window { state.wait() }
         if stopped { return false }
         switch work {
-        case .part(let file, _): file.partsMade.add(1, ordering: .relaxed)
+        case .part(let file, let part) where part.bytes != nil: file.partsMade.add(1, ordering: .relaxed)
         case .windows(let file, let windows): file.partsMade.add(windows.count, ordering: .relaxed)
-        case .file, .end, .message: break
+        case .part, .file, .end, .message: break
         }
         let job = Job(index: nextIndex, work: work)
         nextIndex += 1

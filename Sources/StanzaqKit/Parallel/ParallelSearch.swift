@@ -95,7 +95,16 @@ final class ParallelSearch: @unchecked Sendable {
                 let (segments, done) = job.transcript.take()
                 for segment in segments {
                     switch segment {
-                    case .output(let bytes): try output.write(bytes)
+                    case .output(let bytes):
+                        do {
+                            try output.write(bytes)
+                        } catch {
+                            // (A closed pipe: whether the job's stanzas counted is still the exit status's.)
+                            stop()
+                            job.transcript.waitForEnd()
+                            if job.transcript.matched { searcher.matched = true }
+                            throw error
+                        }
                     case .diagnostic(let line):
                         try output.flush()
                         searcher.diagnostics.write(line)
@@ -207,12 +216,7 @@ final class ParallelSearch: @unchecked Sendable {
                 }
                 if clean || isUnwanted(job) {
                     if clean { file.partsKept.add(1, ordering: .relaxed) }
-                    job.transcript.append(contentsOf: trial)
-                    job.transcript.count = trial.count
-                    job.transcript.matched = trial.matched
-                    job.transcript.failed = trial.failed
-                    job.transcript.unboundPrefixes = trial.unboundPrefixes
-                    job.transcript.sink = trial.sink
+                    job.transcript.adopt(trial)
                     return
                 }
                 // The rest of the file is read from here by one reader. (The earliest

@@ -60,6 +60,32 @@ final class Transcript: @unchecked Sendable {
         for segment in moved { append(segment) }
     }
 
+    /// Takes what `trial` (a piece kept whole until it was known to be good)
+    /// found and holds: what it found first, so that a writer that fails on its
+    /// records still knows whether its stanzas counted.
+    func adopt(_ trial: Transcript) {
+        count = trial.count
+        matched = trial.matched
+        failed = trial.failed
+        unboundPrefixes = trial.unboundPrefixes
+        sink = trial.sink
+        append(contentsOf: trial)
+    }
+
+    /// Waits until the piece is complete (its worker stops at its next stanza
+    /// once the search stopped), dropping what it holds.
+    func waitForEnd() {
+        condition.lock()
+        defer { condition.unlock() }
+        isHead = true
+        while !isDone {
+            segments = []
+            heldBytes = 0
+            condition.broadcast()
+            condition.wait()
+        }
+    }
+
     /// Forgets what was written (a part read again another way).
     func discard() {
         condition.lock()
