@@ -62,7 +62,7 @@ extension ParallelSearch {
         cutting: while floor < size && !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             // Hits all over the log: windows would hold most of it, at a greater
             // cost than parts of the size a log is cut into without a prefilter.
-            dense = dense || (floor >= 16 * options.partSize && 2 * (jobs.covered + (pending?.count ?? 0)) > floor)
+            dense = dense || (floor >= 4 * options.partSize && 2 * (jobs.covered + (pending?.count ?? 0)) > floor)
             if let waiting = pending, dense {
                 guard jobs.emit(waiting) else { break cutting }
                 pending = nil

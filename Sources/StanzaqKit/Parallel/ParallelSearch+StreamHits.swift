@@ -77,8 +77,8 @@ private final class StreamWindowCutter {
 
     var readTo: Int { base + buffer.count }
 
-    /// Whether the windows hold half of what was searched, once 16 parts' worth was.
-    var isDense: Bool { base + unitStart >= 16 * partSize && 2 * covered > base + unitStart }
+    /// Whether the windows hold half of what was searched, once 4 parts' worth was.
+    var isDense: Bool { base + unitStart >= 4 * partSize && 2 * covered > base + unitStart }
 
     /// Makes the window waiting a part (for a job); false once the search stopped.
     func settleWindow() -> Bool {
