@@ -19,12 +19,7 @@ extension StanzaReader {
     public convenience init(continuing streamHeader: [UInt8], line: Int, defaultNamespace: String? = nil,
                             recovery: Recovery = .stop, handler: @escaping Handler) {
         self.init(defaultNamespace: defaultNamespace, recovery: recovery, handler: handler)
-        // The input's start (gzip, a byte order mark, text before any XML) is behind.
-        startPhase = false
-        sniffing = false
-        rawUndecided = false
-        sawDocument = true
-        stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
+        passInputStart(line: line)
         startDocument(at: 0, header: streamHeader)
     }
 
@@ -36,12 +31,8 @@ extension StanzaReader {
     public convenience init(continuingSequenceAt line: Int, defaultNamespace: String? = nil,
                             recovery: Recovery = .stop, handler: @escaping Handler) {
         self.init(defaultNamespace: defaultNamespace, recovery: recovery, handler: handler)
-        startPhase = false
-        sniffing = false
-        rawUndecided = false
-        sawDocument = true
+        passInputStart(line: line)
         followsElement = true
-        stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
     }
 
     /// Whether everything fed so far was read cleanly as a top-level sequence,
@@ -76,6 +67,16 @@ extension StanzaReader {
 extension StanzaReader {
     /// Sets libxml2 up; call it once, on the main thread, before readers run on
     /// other threads (each reader has parsers of its own).
+    /// The input's start (gzip, a byte order mark, text before any XML, the
+    /// start phase) is behind: the bytes fed start at `line`, column 1.
+    private func passInputStart(line: Int) {
+        startPhase = false
+        sniffing = false
+        rawUndecided = false
+        sawDocument = true
+        stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
+    }
+
     public static func prepareForThreads() {
         xmlInitParser()
     }

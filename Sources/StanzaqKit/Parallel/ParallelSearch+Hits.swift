@@ -191,15 +191,8 @@ extension ParallelSearch {
                 : file.logCuts.check(part: window.index, verdict.cutLog, clean: verdict.clean, abandoned: { isUnwanted(job) })
             if !clean && !isUnwanted(job) {
                 debugParts("prefilter: the window at line \(window.line) was not read as one reader reads it")
-                guard fallBack(job, in: file), var first = windows.first else { return }
-                if first.log != nil {
-                    first = rereading(file, from: first.offset, line: first.line)
-                } else {
-                    // A stream: read from the first window to the end by one reader.
-                    first.bytes = nil
-                    first.stanzas = nil
-                }
-                search(InputPart(path: file.path, part: first), for: job, into: job.transcript)
+                guard fallBack(job, in: file), let first = windows.first else { return }
+                search(InputPart(path: file.path, part: restOfFile(file, from: first)), for: job, into: job.transcript)
                 return
             }
         }

@@ -222,13 +222,7 @@ final class ParallelSearch: @unchecked Sendable {
                 // The rest of the file is read from here by one reader. (The earliest
                 // part to fall back does: parts may end in any order.)
                 if !fallBack(job, in: file) { return }
-                if part.log != nil {
-                    // A log: read again from its start, in the state one reader is in at the part.
-                    part = rereading(file, from: part.offset, line: part.line)
-                } else {
-                    part.bytes = nil
-                    part.stanzas = nil
-                }
+                part = restOfFile(file, from: part)
             }
             search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
         case .windows(let file, let windows):
@@ -294,6 +288,17 @@ final class ParallelSearch: @unchecked Sendable {
             if exchanged { break }
             known = original
         }
+    }
+
+    /// The rest of `file` from `part` on, read by one reader: a log again from
+    /// its start, in the state one reader is in at the part (``rereading(_:from:line:)``),
+    /// a stream from the part to its end.
+    func restOfFile(_ file: SplitFile, from part: PartOfInput) -> PartOfInput {
+        if part.log != nil { return rereading(file, from: part.offset, line: part.line) }
+        var rest = part
+        rest.bytes = nil
+        rest.stanzas = nil
+        return rest
     }
 
     /// Marks `job` as the one from which one reader reads the rest of its file
