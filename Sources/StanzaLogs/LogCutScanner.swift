@@ -191,7 +191,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// log, not a line (CByteSearch's search, which skips the needle's common first byte).
     func offset(of needle: StaticString, from: Int) -> Int? {
         guard let base = baseAddress, from < count else { return nil }
-        let found = stanzaq_find_bytes(base, from, count, needle.utf8Start, needle.utf8CodeUnitCount)
+        let found = stanzaq_find_literal(base, from, count, needle.utf8Start, needle.utf8CodeUnitCount, 0)
         return found < count ? found : nil
     }
 }

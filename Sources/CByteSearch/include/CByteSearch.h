@@ -164,32 +164,4 @@ static inline ptrdiff_t stanzaq_find_literal(const uint8_t *base, ptrdiff_t from
     return end;
 }
 
-/// The first offset at or after `from` where the `length` bytes of `needle`
-/// start, or `end` (glibc's memmem is not exported to Swift). Sixteen places
-/// at a time are tried by their first and last bytes, so that a needle whose
-/// first byte is common (`<` in XML) costs no call for each of its occurrences.
-static inline ptrdiff_t stanzaq_find_bytes(const uint8_t *base, ptrdiff_t from, ptrdiff_t end,
-                                           const uint8_t *needle, ptrdiff_t length) {
-    if (length <= 0 || end - from < length) return end;
-    const ptrdiff_t last = end - length;
-    ptrdiff_t i = from;
-#if defined(__SSE2__)
-    const __m128i first = _mm_set1_epi8((char)needle[0]), final = _mm_set1_epi8((char)needle[length - 1]);
-    for (; i + 16 <= last + 1; i += 16) {
-        const __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
-        const __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(base + i + length - 1));
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, final)));
-        while (mask != 0) {
-            const ptrdiff_t at = i + __builtin_ctz(mask);
-            if (memcmp(base + at, needle, (size_t)length) == 0) return at;
-            mask &= mask - 1;
-        }
-    }
-#endif
-    for (; i <= last; i++) {
-        if (base[i] == needle[0] && memcmp(base + i, needle, (size_t)length) == 0) return i;
-    }
-    return end;
-}
-
 #endif
