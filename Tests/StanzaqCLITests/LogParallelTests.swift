@@ -24,21 +24,6 @@ final class LogParallelTests: CLITestCase {
         ["-m", "3", "/@id"],
     ]
 
-    /// (`--read-all`: the parts of the log, not the windows of a prefilter,
-    /// which PrefilterTests compares with a full read.)
-    func assertSameAsOneThread(_ arguments: [String], partSizes: [Int], file: StaticString = #filePath, line: UInt = #line) throws {
-        let arguments = ["--read-all"] + arguments
-        let one = try Runner.stanzaq(["--threads", "1"] + arguments)
-        XCTAssertNil(one.signal, file: file, line: line)
-        for size in partSizes {
-            let several = try Runner.stanzaq(["--threads", "2"] + arguments, environment: ["STANZAQ_PART_SIZE": String(size)])
-            let shown = "STANZAQ_PART_SIZE=\(size) stanzaq --threads 2 \(arguments.map(shellQuote).joined(separator: " "))"
-            XCTAssertEqual(several.output, one.output, "stdout of \(shown)", file: file, line: line)
-            XCTAssertEqual(several.stderr, one.stderr, "stderr of \(shown)", file: file, line: line)
-            XCTAssertEqual(several.status, one.status, "exit status of \(shown)", file: file, line: line)
-        }
-    }
-
     func testEveryFormatsSampleRepeated() throws {
         let scratch = try ScratchDirectory()
         let samples = try FileManager.default.contentsOfDirectory(atPath: Runner.examples.appendingPathComponent("logs").path)

@@ -72,24 +72,6 @@ final class ParallelTests: CLITestCase {
         return text
     }
 
-    /// Runs `arguments` with one thread and with `threads`, each part size in
-    /// turn, and checks that stdout, stderr and the exit status are the same.
-    func assertSameAsOneThread(_ arguments: [String], threads: Int = 2, partSizes: [Int], in directory: URL = Runner.examples,
-                               file: StaticString = #filePath, line: UInt = #line) throws {
-        // (--read-all: the parts, not the windows of a prefilter, which PrefilterTests compares with a full read.)
-        let arguments = ["--read-all"] + arguments
-        let one = try Runner.stanzaq(["--threads", "1"] + arguments, in: directory)
-        XCTAssertNil(one.signal, file: file, line: line)
-        for size in partSizes {
-            let several = try Runner.stanzaq(["--threads", String(threads)] + arguments, in: directory,
-                                             environment: ["STANZAQ_PART_SIZE": String(size)])
-            let shown = "STANZAQ_PART_SIZE=\(size) stanzaq --threads \(threads) \(arguments.map(shellQuote).joined(separator: " "))"
-            XCTAssertEqual(several.output, one.output, "stdout of \(shown)", file: file, line: line)
-            XCTAssertEqual(several.stderr, one.stderr, "stderr of \(shown)", file: file, line: line)
-            XCTAssertEqual(several.status, one.status, "exit status of \(shown)", file: file, line: line)
-        }
-    }
-
     /// Part sizes from a seeded generator (the same in every run).
     static func randomSizes(seed: UInt64, count: Int, upTo limit: Int) -> [Int] {
         var state = seed
