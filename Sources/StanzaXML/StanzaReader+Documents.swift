@@ -203,8 +203,7 @@ extension StanzaReader {
         sawDocument = true
         if header == nil { declaredEncoding = encodingDeclaration(at: offset) }
         if sequence { declaredEncoding = nil }
-        // A new parser has a new dictionary: its pointers may be reused for other names.
-        for slot in nameKeys.indices { nameKeys[slot] = nil }
+        names.clear()
         var sax = Self.saxHandler
         let me = Unmanaged.passUnretained(self).toOpaque()
         context = xmlCreatePushParserCtxt(&sax, me, nil, 0, nil)

@@ -233,10 +233,7 @@ public final class StanzaReader {
     @exclusivity(unchecked) var stanzaAttributes = 0
     /// The start tag libxml2 holds back unread, counted (see StanzaReader+Limits.swift).
     var tagScan = TagScan(start: -1)
-    @exclusivity(unchecked) var nameKeys = [UnsafeRawPointer?](repeating: nil, count: nameSlots)
-    @exclusivity(unchecked) var nameValues = [String](repeating: "", count: nameSlots)
-    static let nameSlots = 1024
-    static let nameSlotShift = UInt(UInt.bitWidth - 10)   // log2(nameSlots) top bits
+    let names = NameCache()
 
     /// Creates a reader.
     /// - Parameters:
