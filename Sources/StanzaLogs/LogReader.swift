@@ -177,14 +177,19 @@ public final class LogReader {
     ///   - defaultNamespace: as ``StanzaReader``'s, for stanzas whose stream's namespace is unknown.
     ///   - handler: called with each stanza, in log order.
     ///   - damage: called with each piece of damaged XML found (the stanza is skipped).
-    public init(format: LogFormat? = nil, defaultNamespace: String? = nil,
+    ///   - scratch: what a reader before this one left (``LogReaderScratch``).
+    public init(format: LogFormat? = nil, defaultNamespace: String? = nil, reusing scratch: LogReaderScratch? = nil,
                 handler: @escaping Handler, damage: @escaping (InputDamage) -> Void) {
         self.format = format
         learnsRecordPrefix = format?.learnsRecordPrefix ?? false
         self.defaultNamespace = defaultNamespace
         self.handler = handler
         self.damage = damage
-        batch = WholeRecordBatch(defaultNamespace: defaultNamespace)
+        if let scratch, scratch.batch.defaultNamespace == defaultNamespace {
+            batch = scratch.batch
+        } else {
+            batch = WholeRecordBatch(defaultNamespace: defaultNamespace)
+        }
         parser = format?.makeParser()
     }
 

@@ -63,7 +63,7 @@ final class WholeRecordBatch {
     /// ends), up to this.
     var isOverfull: Bool { data.count >= 4 * Self.capacity }
 
-    private let defaultNamespace: String?
+    let defaultNamespace: String?
     /// The readers, and how many bytes each has been fed (its stream's header included).
     @exclusivity(unchecked) private var readers: [(namespace: String?, reader: StanzaReader, fed: Int)] = []
     /// The stanzas read, with the index of their record, and for a record of

@@ -135,7 +135,7 @@ extension InputSearch {
 
     private func makeLogReader(_ format: LogFormat?) -> LogReader {
         if let format = format ?? part?.log { warn(format) }
-        let reader = LogReader(format: format, defaultNamespace: options.defaultNamespace,
+        let reader = LogReader(format: format, defaultNamespace: options.defaultNamespace, reusing: searcher.logScratch.take(),
                                handler: { [unowned(unsafe) self] in take($0, $1) },
                                damage: { [unowned(unsafe) self] damage in
                                    guard outputError == nil else { return }

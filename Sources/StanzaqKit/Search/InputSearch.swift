@@ -86,6 +86,7 @@ final class InputSearch<Sink: SearchSink> {
         defer {
             if part == nil { opener.finish(fd) }
             xmlReader = nil
+            if let scratch = logReader?.scratch { searcher.logScratch = scratch }
             logReader = nil
             stream = nil
         }

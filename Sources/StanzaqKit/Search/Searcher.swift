@@ -28,6 +28,9 @@ public final class Searcher {
     var isCancelled: (() -> Bool)?
     /// For a part of a log: what its reader did that depends on the stanzas before it.
     var cutLog: LogCutLog?
+    /// What the last log reader left for the next (``LogReaderScratch``): the
+    /// windows of a log are read one after the other by one searcher.
+    var logScratch: LogReaderScratch?
 
     /// Where `sink` writes: given, the search may run on several threads
     /// (``SearchOptions/threads``), the records of each input kept apart and
