@@ -1,3 +1,142 @@
-// The searches are `static inline` in include/CByteSearch.h; SwiftPM needs a
-// source file to build a C target.
+// Most searches are `static inline` in include/CByteSearch.h. The search for
+// several needles at once is here: it has a version for AVX2, chosen when the
+// processor has it, which an inline function in a header Swift imports cannot
+// have.
 #include "CByteSearch.h"
+
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <immintrin.h>
+#define STANZAQ_HAVE_AVX2_VERSION 1
+#endif
+
+enum { STANZAQ_MAX_NEEDLES = 8 };
+
+/// What the block loops compare: each needle's first and last byte (a letter
+/// with its case bit set, ignoring case) and the bit that is set.
+typedef struct {
+    uint8_t first, last, firstFold, lastFold;
+} stanzaq_ends;
+
+static stanzaq_ends stanzaq_ends_of(const stanzaq_needle *needle) {
+    uint8_t first = needle->bytes[0], last = needle->bytes[needle->length - 1];
+    int firstLetter = needle->caseless && ((first | 32) >= 'a' && (first | 32) <= 'z');
+    int lastLetter = needle->caseless && ((last | 32) >= 'a' && (last | 32) <= 'z');
+    stanzaq_ends ends = {
+        (uint8_t)(firstLetter ? (first | 32) : first), (uint8_t)(lastLetter ? (last | 32) : last),
+        (uint8_t)(firstLetter ? 32 : 0), (uint8_t)(lastLetter ? 32 : 0)
+    };
+    return ends;
+}
+
+/// The needle (lowest index first) that starts at `at` and ends by `end`, or -1.
+static inline int stanzaq_needle_at(const uint8_t *base, ptrdiff_t at, ptrdiff_t end, const stanzaq_needle *needles,
+                                    int count, unsigned candidates) {
+    for (int n = 0; n < count; n++) {
+        if (!(candidates & (1u << n))) continue;
+        if (at + needles[n].length <= end && stanzaq_literal_at(base + at, needles[n].bytes, needles[n].length, needles[n].caseless)) return n;
+    }
+    return -1;
+}
+
+/// Places from `i` on, one at a time, up to `end`.
+static ptrdiff_t stanzaq_find_literals_tail(const uint8_t *base, ptrdiff_t i, ptrdiff_t end,
+                                            const stanzaq_needle *needles, int count, int *which) {
+    for (; i < end; i++) {
+        int n = stanzaq_needle_at(base, i, end, needles, count, ~0u);
+        if (n >= 0) { *which = n; return i; }
+    }
+    return end;
+}
+
+#if defined(__SSE2__)
+static ptrdiff_t stanzaq_find_literals_sse2(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
+                                            int count, ptrdiff_t longest, int *which) {
+    __m128i first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES];
+    for (int n = 0; n < count; n++) {
+        stanzaq_ends ends = stanzaq_ends_of(&needles[n]);
+        first[n] = _mm_set1_epi8((char)ends.first); last[n] = _mm_set1_epi8((char)ends.last);
+        firstFold[n] = _mm_set1_epi8((char)ends.firstFold); lastFold[n] = _mm_set1_epi8((char)ends.lastFold);
+    }
+    ptrdiff_t i = from;
+    for (; i + 16 + longest - 1 <= end; i += 16) {
+        const __m128i at = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
+        unsigned masks[STANZAQ_MAX_NEEDLES], any = 0;
+        for (int n = 0; n < count; n++) {
+            const __m128i lasts = _mm_loadu_si128((const __m128i *)(const void *)(base + i + needles[n].length - 1));
+            masks[n] = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(at, firstFold[n]), first[n]),
+                                                                 _mm_cmpeq_epi8(_mm_or_si128(lasts, lastFold[n]), last[n])));
+            any |= masks[n];
+        }
+        while (any) {
+            int bit = __builtin_ctz(any);
+            unsigned candidates = 0;
+            for (int n = 0; n < count; n++) candidates |= ((masks[n] >> bit) & 1u) << n;
+            int n = stanzaq_needle_at(base, i + bit, end, needles, count, candidates);
+            if (n >= 0) { *which = n; return i + bit; }
+            any &= any - 1;
+        }
+    }
+    return stanzaq_find_literals_tail(base, i, end, needles, count, which);
+}
+#endif
+
+#if defined(STANZAQ_HAVE_AVX2_VERSION)
+__attribute__((target("avx2")))
+static ptrdiff_t stanzaq_find_literals_avx2(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
+                                            int count, ptrdiff_t longest, int *which) {
+    __m256i first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES];
+    for (int n = 0; n < count; n++) {
+        stanzaq_ends ends = stanzaq_ends_of(&needles[n]);
+        first[n] = _mm256_set1_epi8((char)ends.first); last[n] = _mm256_set1_epi8((char)ends.last);
+        firstFold[n] = _mm256_set1_epi8((char)ends.firstFold); lastFold[n] = _mm256_set1_epi8((char)ends.lastFold);
+    }
+    ptrdiff_t i = from;
+    for (; i + 32 + longest - 1 <= end; i += 32) {
+        const __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)(base + i));
+        unsigned masks[STANZAQ_MAX_NEEDLES], any = 0;
+        for (int n = 0; n < count; n++) {
+            const __m256i lasts = _mm256_loadu_si256((const __m256i *)(const void *)(base + i + needles[n].length - 1));
+            masks[n] = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(at, firstFold[n]), first[n]),
+                                                                       _mm256_cmpeq_epi8(_mm256_or_si256(lasts, lastFold[n]), last[n])));
+            any |= masks[n];
+        }
+        while (any) {
+            int bit = __builtin_ctz(any);
+            unsigned candidates = 0;
+            for (int n = 0; n < count; n++) candidates |= ((masks[n] >> bit) & 1u) << n;
+            int n = stanzaq_needle_at(base, i + bit, end, needles, count, candidates);
+            if (n >= 0) { *which = n; return i + bit; }
+            any &= any - 1;
+        }
+    }
+    return stanzaq_find_literals_sse2(base, i, end, needles, count, longest, which);
+}
+#endif
+
+ptrdiff_t stanzaq_find_literals(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
+                                int count, int *which) {
+    *which = -1;
+    ptrdiff_t longest = 1;
+    for (int n = 0; n < count; n++) {
+        if (needles[n].length <= 0) { *which = n; return from; }
+        if (needles[n].length > longest) longest = needles[n].length;
+    }
+    if (count > STANZAQ_MAX_NEEDLES) {
+        // More than the block loops keep: one search a needle, the first hit of all.
+        ptrdiff_t found = end;
+        for (int n = 0; n < count; n++) {
+            ptrdiff_t at = stanzaq_find_literal(base, from, found + needles[n].length - 1 < end ? found + needles[n].length - 1 : end,
+                                                needles[n].bytes, needles[n].length, needles[n].caseless);
+            if (at < found) { found = at; *which = n; }
+        }
+        return found;
+    }
+#if defined(STANZAQ_HAVE_AVX2_VERSION)
+    if (__builtin_cpu_supports("avx2")) return stanzaq_find_literals_avx2(base, from, end, needles, count, longest, which);
+#endif
+#if defined(__SSE2__)
+    return stanzaq_find_literals_sse2(base, from, end, needles, count, longest, which);
+#else
+    return stanzaq_find_literals_tail(base, from, end, needles, count, which);
+#endif
+}

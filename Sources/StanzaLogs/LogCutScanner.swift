@@ -14,6 +14,9 @@ public final class LogCutScanner {
     let format: LogFormat
     private var carried = LogParserState()
     private var namespaces: [LogReader.ChannelKey: String] = [:]
+    /// The namespaces before the first records skipped since the last part
+    /// started (``skipped(_:)``), which the reader of the part before hands on.
+    private var namespacesBeforeSkipped: [LogReader.ChannelKey: String]?
 
     public init(format: LogFormat) {
         self.format = format
@@ -34,6 +37,8 @@ public final class LogCutScanner {
             withTerminalEscapesRemoved(previous) { format.definition.partState(at: line, after: $0, carried: carried) }
         } ?? carried
         start.namespaces = namespaces
+        start.namespacesHandedOn = namespacesBeforeSkipped
+        namespacesBeforeSkipped = nil
         return start
     }
 
@@ -72,6 +77,15 @@ public final class LogCutScanner {
     public func cut() {
         window = nil
         windowEnd = 0
+    }
+
+    /// Notes the bytes of records that no part holds (a stream header's, which
+    /// a search that skips records notes rather than reads): the part after
+    /// them starts with the namespaces they declare, and the one before must
+    /// hand on those declared before them (``LogPartStart/namespacesHandedOn``).
+    public func skipped(_ records: UnsafeBufferPointer<UInt8>) {
+        if namespacesBeforeSkipped == nil { namespacesBeforeSkipped = namespaces }
+        passed(records)
     }
 
     /// Notes a part's bytes (the parts in order from the log's start).

@@ -113,7 +113,7 @@ public final class LogCutState {
     /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
     /// log, else what differed.
     public func trouble(applying log: LogCutLog) -> String? {
-        if log.firstLine > 1 && log.start != handedOn {
+        if log.firstLine > 1 && log.start.handedOnBefore != handedOn {
             return log.start.parser != handedOn?.parser ? "its parser started otherwise than the one before ended"
                 : "a stream's namespace other than the part before ended with"
         }

@@ -12,6 +12,20 @@ public struct LogPartStart: Equatable, Sendable {
     var parser = LogParserState()
     /// Streams whose namespace is not the one a channel is made with.
     var namespaces: [LogReader.ChannelKey: String] = [:]
+    /// Where records between the part before and this one were skipped, and
+    /// stream headers in them noted (``LogCutScanner/skipped(_:)``): the
+    /// namespaces the part before must end with. (What the headers declare is
+    /// the scanner's guess, not checked: a search that skips records takes what
+    /// they say as they are written.)
+    var namespacesHandedOn: [LogReader.ChannelKey: String]?
+
+    /// The state the reader of the part before must hand on.
+    var handedOnBefore: LogPartStart {
+        var before = self
+        before.namespaces = namespacesHandedOn ?? namespaces
+        before.namespacesHandedOn = nil
+        return before
+    }
 
     public init() {}
 }

@@ -83,11 +83,12 @@ final class PrefilterTests: CLITestCase {
         let run = try Runner.stanzaq(["-c", "/<type=error>@id", path],
                                      environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
         XCTAssertEqual(run.output, try Runner.stanzaq(["--read-all", "-c", "/<type=error>@id", path]).output)
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 429 windows of 3428 stanzas\n"
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 429 windows of 3428 stanzas\n"
                        + "stanzaq: parts of \(path): 429 made, 429 kept\n")
     }
 
-    /// The windows of a real slixmpp log: a quarter of it read, none read again.
+    /// The windows of a real slixmpp log: a sixth of it read, none read again;
+    /// its stream headers are noted, not read.
     /// (Prosody's can fall back: a window may end while the start tag of the
     /// presence Prosody makes itself at a session's end waits for its stanza.)
     func testWindowsSkip() throws {
@@ -97,9 +98,63 @@ final class PrefilterTests: CLITestCase {
         let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
                                      environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
         XCTAssertEqual(run.output, "12\n")
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case), '&#': 17 windows, 38722 of 157806 bytes read\n"
-                       + "stanzaq: parts of \(path): 17 made, 17 kept\n")
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 7 windows, 23797 of 157806 bytes read\n"
+                       + "stanzaq: parts of \(path): 7 made, 7 kept\n")
         XCTAssertEqual(run.status, 0)
+    }
+
+    /// A whole `=` value counts only between quotes: a word of the log's own
+    /// text or of a longer value makes no window. Where a value equals it
+    /// otherwise (in another case, with a line terminator after it, spelled
+    /// with a reference), it is found all the same.
+    func testWholeValues() throws {
+        let scratch = try ScratchDirectory()
+        var lines: [String] = []
+        for i in 0..<3000 {
+            let prefix = "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\t"
+            switch i {
+            case 500: lines.append(prefix + "RECV: <iq id='a' type='ERROR'/>")
+            case 1000: lines.append(prefix + "RECV: <iq id='b' type=\"error\u{85}\"/>")
+            case 1500: lines.append(prefix + "RECV: <iq id='c' type='err&#111;r'/>")
+            case 2000: lines.append(prefix + "RECV: <iq id='d' type='errors'/>")
+            case let n where n % 10 == 0: lines.append(prefix + "Handled an error (unknown) of \(n)")
+            default: lines.append(prefix + "RECV: <message id='m\(i)' type='chat'><body>hello \(i)</body></message>")
+            }
+        }
+        let path = try scratch.write("prosody.log", lines.joined(separator: "\n") + "\n").path
+        let run = try Runner.stanzaq(["/iq<type=error>@id", path],
+                                     environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(run.output, "a\nb\nc\n")
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 5 windows, 16934 of 316788 bytes read\n"
+                       + "stanzaq: parts of \(path): 5 made, 5 kept\n")
+        try assertSameAsReadingAll(["/iq<type=error>@id", path])
+    }
+
+    /// A stream header in records without a hit is noted, not read: the
+    /// windows after it read its stream with the namespace it declares.
+    func testStreamHeadersBetweenWindows() throws {
+        let scratch = try ScratchDirectory()
+        var lines: [String] = []
+        func line(_ n: Int, _ text: String) -> String {
+            "2026-11-25 19:05:14,\(String(format: "%03d", n % 1000)) DEBUG    " + text
+        }
+        for i in 0..<4000 {
+            switch i {
+            case 1000: lines.append(line(i, "RECV: <stream:stream xmlns=\"jabber:server\" xmlns:stream=\"http://etherx.jabber.org/streams\" id=\"s1\">"))
+            case 2000, 3999: lines.append(line(i, "RECV: <iq type=\"error\" id=\"e\(i)\" />"))
+            case 3000: lines.append(line(i, "RECV: <stream:stream xmlns=\"jabber:client\" xmlns:stream=\"http://etherx.jabber.org/streams\" id=\"s2\">"))
+            case let n where n % 5 == 0: lines.append(line(i, "RECV: <message id=\"m\(i)\"><body>hi</body></message>"))
+            default: lines.append(line(i, "Event triggered: changed_status \(i)"))
+            }
+        }
+        let path = try scratch.write("slixmpp.log", lines.joined(separator: "\n") + "\n").path
+        for query in ["/{jabber:server}iq<type=error>@id", "/{jabber:client}iq<type=error>@id"] {
+            let run = try Runner.stanzaq([query, path], environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
+            XCTAssertEqual(run.output, query.hasPrefix("/{jabber:server}") ? "e2000\n" : "e3999\n")
+            XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 3 windows, 16870 of 290971 bytes read\n"
+                           + "stanzaq: parts of \(path): 3 made, 3 kept\n")
+            try assertSameAsReadingAll([query, path])
+        }
     }
 
     /// Damage in records that are skipped is not read, so not reported

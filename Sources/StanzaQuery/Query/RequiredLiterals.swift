@@ -21,6 +21,11 @@ public struct RequiredLiteral: Equatable, Sendable, CustomStringConvertible {
     /// and `st` (the only characters outside ASCII whose full case folding
     /// holds ASCII letters alone).
     public var standIns: [[UInt8]]
+    /// Whether the literal is an `=` value whole: where the text holds it as
+    /// is, it stands between an attribute's quotes (a value spelled otherwise
+    /// holds a stand-in), save for a line terminator after it that is not
+    /// ASCII (NEL, LS and PS are not normalised in attribute values).
+    public var isWholeValue = false
 
     /// Whether the literal names an element or attribute (a value's is rarer).
     var isName: Bool
@@ -97,7 +102,7 @@ extension RequiredLiteral {
     init?(name: String) {
         let local = name.split(separator: ":").last.map(String.init) ?? name
         guard !local.isEmpty, local.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        self.init(bytes: Array(local.utf8), caseless: false, standIns: [], isName: true)
+        self.init(bytes: Array(local.utf8), caseless: false, standIns: [], isWholeValue: false, isName: true)
     }
 
     /// The longest piece of an `=` value that its attribute's text must hold as
@@ -126,7 +131,8 @@ extension RequiredLiteral {
                 standIns += ["\u{FB00}", "\u{FB01}", "\u{FB02}", "\u{FB03}", "\u{FB04}"]
             }
         }
-        self.init(bytes: Array(best), caseless: caseless, standIns: standIns.map { Array($0.utf8) }, isName: false)
+        self.init(bytes: Array(best), caseless: caseless, standIns: standIns.map { Array($0.utf8) },
+                  isWholeValue: best.count == bytes.count, isName: false)
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {

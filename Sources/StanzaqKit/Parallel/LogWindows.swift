@@ -2,9 +2,9 @@ import CByteSearch
 import StanzaQuery
 
 /// The bytes of a log around the place a prefilter has searched to: read in
-/// blocks, forgotten once behind the windows, with the line count of what was
+/// steps, forgotten once behind the windows, with the line count of what was
 /// forgotten.
-struct LogWindows {
+final class LogWindows {
     let fileDescriptor: Int32
     let size: Int
     let format: LogFormat
@@ -12,32 +12,53 @@ struct LogWindows {
     /// the first window's bytes): a window never starts at a line without it,
     /// a log line pasted into a message.
     var recordPrefix: RecordPrefix?
-    /// The log's bytes from ``base`` on, as far as they have been read. (Those
-    /// forgotten stay until they are a block: moving the rest down after every
-    /// window cost more than reading it, perf.)
-    private var buffer: [UInt8] = []
+    /// The log's bytes from ``base`` on, as far as they have been read: memory
+    /// of its own, read into as it is (an array was zeroed before every read,
+    /// and moved down whenever a block was forgotten: 17 of 91 million
+    /// instructions of the windows of 10 MB of a Prosody log, callgrind).
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
     private var base = 0
     /// The bytes still wanted start at this offset of the log (not before ``base``).
     private var kept = 0
     /// The line at ``counted``: the line feeds before it have been counted.
     private var counted = 0
     private var countedLine = 1
-    /// How much is read at once (1 MB), and how far a window may reach back or
-    /// on from a hit for a line a part may start at (256 kB); further, the log
-    /// is read by one reader from there. Both scale with the part size, which
-    /// the tests make small: a literal then often spans two reads.
+    /// How much is searched before what is behind is forgotten (64 kB: the bytes
+    /// read ahead are moved down with the rest), when what is forgotten is
+    /// dropped (1 MB), and how far a window may reach back or on from a hit for
+    /// a line a part may start at (256 kB); further, the log is read by one
+    /// reader from there. All scale with the part size, which the tests make
+    /// small: a literal then often spans two reads.
+    private let step: Int
     private let block: Int
     private let reach: Int
+    /// What is searched for: the prefilter's needles and a stream header's
+    /// start (``hits`` and ``all``), and for each set what its last search
+    /// found: none starts in [from, to), and one at `to` if `needle` is set; no
+    /// byte is searched twice for a set.
+    private let all: NeedleSearch
+    private let hits: NeedleSearch
+    private var searched: [(from: Int, to: Int, needle: Int?)] = [(0, 0, nil), (0, 0, nil)]
 
-    init(fileDescriptor: Int32, size: Int, format: LogFormat, partSize: Int) {
+    init(fileDescriptor: Int32, size: Int, format: LogFormat, partSize: Int, hits: [Needle], others: [Needle]) {
         self.fileDescriptor = fileDescriptor
         self.size = size
         self.format = format
+        self.hits = NeedleSearch(hits)
+        all = NeedleSearch(hits + others)
+        step = max(partSize / 4, 64)
         block = max(4 * partSize, 64)
         reach = max(partSize, 64)
+        capacity = 2 * block + reach
+        buffer = .allocate(capacity: capacity)
     }
 
-    private var readTo: Int { base + buffer.count }
+    deinit { buffer.deallocate() }
+
+    private var readTo: Int { base + count }
+    private var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: buffer, count: count) }
 
     /// Whether a window may start at `line` (``LogFormat/mayStartPart(at:after:)``, and the record prefix).
     private func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -45,80 +66,93 @@ struct LogWindows {
     }
 
     /// Reads on until the bytes before `offset` are in the buffer (or the log ends).
-    private mutating func read(to offset: Int) {
+    private func read(to offset: Int) {
         let target = min(offset, size)
         guard readTo < target else { return }
-        let start = buffer.count, count = target - readTo, from = readTo
-        buffer.append(contentsOf: repeatElement(0, count: count))
+        let wanted = target - readTo
+        if count + wanted > capacity {
+            capacity = max(2 * capacity, count + wanted)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+            grown.update(from: buffer, count: count)
+            buffer.deallocate()
+            buffer = grown
+        }
         var got = 0
-        buffer.withUnsafeMutableBufferPointer { bytes in
-            while got < count {
-                let read = pread(fileDescriptor, bytes.baseAddress! + start + got, count - got, off_t(from + got))
-                if read < 0 && errno == EINTR { continue }
-                if read <= 0 { break }
-                got += read
-            }
+        while got < wanted {
+            let read = pread(fileDescriptor, buffer + count + got, wanted - got, off_t(readTo + got))
+            if read < 0 && errno == EINTR { continue }
+            if read <= 0 { break }
+            got += read
         }
         // (The file shrank: what was read is all there is; the reader of the part says so.)
-        if got < count { buffer.removeLast(count - got) }
+        count += got
     }
 
     /// Forgets the bytes before `offset`, counting their line feeds first.
-    mutating func forget(before offset: Int) {
+    func forget(before offset: Int) {
         guard offset > kept else { return }
         _ = line(at: offset)
         kept = min(offset, readTo)
         if kept - base >= block {
-            buffer.removeFirst(kept - base)
+            let dropped = kept - base
+            buffer.update(from: buffer + dropped, count: count - dropped)
+            count -= dropped
             base = kept
         }
     }
 
     /// The line at `offset` (not before one asked about before).
-    mutating func line(at offset: Int) -> Int {
+    func line(at offset: Int) -> Int {
         read(to: offset)
         let start = counted - base, end = min(offset, readTo) - base
         if end > start {
-            countedLine += buffer.withUnsafeBufferPointer { countNewlines(UnsafeBufferPointer(rebasing: $0[start..<end])) }
+            countedLine += countNewlines(UnsafeBufferPointer(rebasing: bytes[start..<end]))
             counted = end + base
         }
         return countedLine
     }
 
     /// The bytes of `range`.
-    mutating func bytes(_ range: Range<Int>) -> [UInt8] {
+    func bytes(_ range: Range<Int>) -> [UInt8] {
         read(to: range.upperBound)
-        return Array(buffer[(range.lowerBound - base)..<(min(range.upperBound, readTo) - base)])
+        return Array(bytes[(range.lowerBound - base)..<(min(range.upperBound, readTo) - base)])
     }
 
     /// Where the first needle found at or after `offset` and before `limit`
-    /// starts; `nil` if none is. The bytes from `keeping` on stay (a window
-    /// waiting to be made); of the others, those a window may still start in.
-    mutating func firstHit(from offset: Int, before limit: Int, keeping: Int?, needles: [(bytes: [UInt8], caseless: Bool)]) -> Int? {
-        let longest = needles.map(\.bytes.count).max() ?? 1
+    /// starts, and whether it is a stream header's (`headers`: they are
+    /// searched for too); `nil` if none is. The bytes from `keeping` on stay
+    /// (a window waiting to be made); of the others, those a window may still
+    /// start in.
+    func firstHit(from offset: Int, before limit: Int, keeping: Int?, headers: Bool) -> (offset: Int, isHeader: Bool)? {
+        let set = headers ? 0 : 1
+        let search = headers ? all : hits
         let limit = min(limit, size)
-        var from = offset
-        while from < limit {
-            read(to: min(limit + longest - 1, from + block))
-            let end = readTo
-            let found = buffer.withUnsafeBufferPointer { Prefilter.firstHit(in: $0, from: from - base, to: end - base, needles: needles) } + base
-            if found < end { return found < limit ? found : nil }
-            if end >= min(size, limit + longest - 1) { return nil }
-            // A needle may start in the last bytes searched and end past them.
-            from = end - longest + 1
-            forget(before: min(keeping ?? Int.max, from - reach))
+        var known = searched[set]
+        if offset < known.from || known.to < offset || (known.needle == nil && known.to == offset) { known = (offset, offset, nil) }
+        while known.needle == nil && known.to < limit {
+            let end = min(limit, known.to + step)
+            read(to: min(end + search.longest - 1, size))
+            let stop = min(end + search.longest - 1, readTo)
+            if let found = search.firstHit(in: bytes, from: known.to - base, to: stop - base), found.offset + base < end {
+                known = (known.from, found.offset + base, found.needle)
+            } else {
+                known = (known.from, end, nil)
+                forget(before: min(keeping ?? Int.max, end - reach))
+            }
         }
-        return nil
+        searched[set] = known
+        guard let needle = known.needle, known.to < limit else { return nil }
+        return (known.to, needle >= hits.needles.count)
     }
 
     /// The start of the last line at or before `offset`, not before `floor`
     /// (where a window ended), that a part may start at
     /// (``LogFormat/mayStartPart(at:after:)``); `floor` if none is after it;
     /// `nil` if none is within reach.
-    mutating func windowStart(before offset: Int, floor: Int) -> Int? {
+    func windowStart(before offset: Int, floor: Int) -> Int? {
         read(to: offset + (1 << 16))
         let lowest = max(floor, kept, offset - reach)
-        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+        return { (bytes: UnsafeBufferPointer<UInt8>) -> Int? in
             let all = bytes.baseAddress!
             /// The start of the line that holds the byte at `end` (a line feed ends the line it is in).
             func lineStart(holding end: Int) -> Int? {
@@ -140,17 +174,17 @@ struct LogWindows {
                 start = previous
             }
             return nil
-        }
+        }(bytes)
     }
 
     /// The start of the first line after the one that holds `offset` that a
     /// part may start at, or the end of the log; `nil` if none is within reach.
-    mutating func windowEnd(after offset: Int) -> Int? {
+    func windowEnd(after offset: Int) -> Int? {
         var wanted = 1 << 16
         while true {
             read(to: offset + wanted)
             let complete = readTo >= size
-            let answer: Int?? = buffer.withUnsafeBufferPointer { bytes in
+            let answer: Int?? = { (bytes: UnsafeBufferPointer<UInt8>) -> Int?? in
                 let all = bytes.baseAddress!
                 var newline = stanzaq_find_byte(all, offset - base, bytes.count, 0x0A)
                 while newline < bytes.count {
@@ -167,7 +201,7 @@ struct LogWindows {
                 }
                 if complete { return .some(size) }
                 return bytes.count + base > offset + reach ? .some(nil) : nil
-            }
+            }(bytes)
             if let answer { return answer }
             wanted *= 2
         }

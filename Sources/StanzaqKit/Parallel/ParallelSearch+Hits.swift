@@ -45,12 +45,14 @@ extension ParallelSearch {
             return false
         }
         let file = SplitFile(path: path, fileDescriptor: fd)
-        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format, partSize: options.partSize),
+        // Stream headers too: they give a session's stream its namespace, which
+        // the windows after them start with (``LogPartStart``). One in a record
+        // without a hit is not read but noted (``skipStreamHeader``).
+        let header = Needle(bytes: Array("<stream:stream".utf8), caseless: false, wholeValue: false)
+        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format,
+                                                          partSize: options.partSize, hits: prefilter.needles, others: [header]),
                               batchLimit: batchLimit, make: { [self] in make($0) })
         let size = jobs.log.size
-        // Stream headers and ends too: they give a session's stream its namespace,
-        // which the windows after them start with (``LogPartStart``), so none may be skipped.
-        let needles = prefilter.needles + [(Array("<stream:stream".utf8), false), (Array("</stream:stream".utf8), false)]
         var pending: Range<Int>?
         var floor = 0
         if let end = jobs.log.windowEnd(after: min(firstWindow, size)) {
@@ -68,13 +70,20 @@ extension ParallelSearch {
                 pending = nil
             }
             // Hits near enough to join the window waiting first: past them, it is made.
-            var hit = dense ? nil : jobs.log.firstHit(from: floor, before: pending == nil ? size : floor + hitWindowJoin,
-                                                      keeping: pending?.lowerBound, needles: needles)
-            if !dense, hit == nil, let waiting = pending {
+            var found = dense ? nil : jobs.log.firstHit(from: floor, before: pending == nil ? size : floor + hitWindowJoin,
+                                                        keeping: pending?.lowerBound, headers: true)
+            if !dense, found == nil, let waiting = pending {
                 guard jobs.emit(waiting) else { break cutting }
                 pending = nil
-                hit = jobs.log.firstHit(from: floor, before: size, keeping: nil, needles: needles)
+                found = jobs.log.firstHit(from: floor, before: size, keeping: nil, headers: true)
             }
+            if let header = found, header.isHeader,
+               let skipped = skipStreamHeader(at: header.offset, floor: floor, jobs, pending: &pending) {
+                guard let end = skipped else { break cutting }
+                floor = end
+                continue cutting
+            }
+            let hit = found?.offset
             // No more hits: the end of the log is read all the same. Dense: the next part.
             let edge = dense ? min(floor + hitWindowLimit, size) : hit ?? max(floor, size - hitWindowEdge)
             // (A hit close enough joins the window waiting whatever line it is on.)
@@ -103,10 +112,29 @@ extension ParallelSearch {
     }
 }
 
+extension ParallelSearch {
+    /// A stream header at `offset` whose records hold no hit of `hits`: not read,
+    /// but noted by the scanner (``LogCutScanner/skipped(_:)``), after the window
+    /// waiting, which is made. Where the records end (`.some(nil)` if the
+    /// search stopped); `nil` if they hold a hit (a window is made around it as
+    /// around any) or do not start and end within reach.
+    fileprivate func skipStreamHeader(at offset: Int, floor: Int, _ jobs: WindowJobs, pending: inout Range<Int>?) -> Int?? {
+        guard let start = jobs.log.windowStart(before: offset, floor: floor),
+              let end = jobs.log.windowEnd(after: offset),
+              jobs.log.firstHit(from: start, before: end, keeping: pending?.lowerBound ?? start, headers: false) == nil else { return nil }
+        if let waiting = pending {
+            pending = nil
+            guard jobs.emit(waiting) else { return .some(nil) }
+        }
+        jobs.skip(start..<end)
+        return .some(end)
+    }
+}
+
 /// The windows of a log made into jobs, a few together (``ParallelSearch/batchLimit``).
 private final class WindowJobs {
     let file: SplitFile
-    var log: LogWindows
+    let log: LogWindows
     let batchLimit: Int
     let make: (Job.Work) -> Bool
     /// How many windows were made, and how much of the log they hold.
@@ -131,6 +159,12 @@ private final class WindowJobs {
         guard !batch.isEmpty else { return true }
         defer { batch = []; batchBytes = 0 }
         return make(.windows(file, batch))
+    }
+
+    /// Notes the records of `range`, which no window holds, for the windows after them.
+    func skip(_ range: Range<Int>) {
+        log.bytes(range).withUnsafeBufferPointer { scanner.skipped($0) }
+        log.forget(before: range.upperBound)
     }
 
     /// Keeps the window `window` for a job; false once the search stopped.

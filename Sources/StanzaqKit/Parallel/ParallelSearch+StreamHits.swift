@@ -15,7 +15,7 @@ extension ParallelSearch {
     func cutAtHits(_ file: SplitFile, buffer first: [UInt8], scanner start: StanzaBoundaryScanner, header: [UInt8]?, prefilter: Prefilter) {
         let blockSize = 1 << 16
         var scanner = start
-        let cutter = StreamWindowCutter(buffer: first, header: header, needles: prefilter.needles, partSize: options.partSize,
+        let cutter = StreamWindowCutter(buffer: first, header: header, needles: NeedleSearch(prefilter.needles), partSize: options.partSize,
                                         join: hitWindowJoin,
                                         jobs: StreamWindowJobs(file: file, header: header, batchLimit: batchLimit) { [self] in make($0) })
         var dense = false
@@ -62,11 +62,11 @@ private final class StreamWindowCutter {
     /// How much of the file the windows hold.
     var covered = 0
     let header: [UInt8]?
-    let needles: [(bytes: [UInt8], caseless: Bool)]
+    let needles: NeedleSearch
     let partSize: Int
     let join: Int
 
-    init(buffer: [UInt8], header: [UInt8]?, needles: [(bytes: [UInt8], caseless: Bool)], partSize: Int, join: Int, jobs: StreamWindowJobs) {
+    init(buffer: [UInt8], header: [UInt8]?, needles: NeedleSearch, partSize: Int, join: Int, jobs: StreamWindowJobs) {
         self.buffer = buffer
         self.header = header
         self.needles = needles
@@ -119,7 +119,7 @@ private final class StreamWindowCutter {
         // The first window holds the start of the file, and of a sequence the
         // elements the reader's start phase may hold back (see ParallelSearch.cut).
         let forced = dense || base + unitStart == 0 || (header == nil && stanzasBefore < StanzaReader.tentativeLimit)
-        let hit = forced || buffer.withUnsafeBufferPointer { Prefilter.firstHit(in: $0, from: unitStart, to: end, needles: needles) } < end
+        let hit = forced || buffer.withUnsafeBufferPointer { needles.firstHit(in: $0, from: unitStart, to: end) } != nil
         if let open = window, !hit, end - open.end > join {
             // Too far from its last hit: the window ends there, and what follows it is skipped.
             guard settleWindow() else { return false }

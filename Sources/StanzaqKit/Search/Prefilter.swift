@@ -10,12 +10,12 @@ public struct Prefilter: Equatable, Sendable, CustomStringConvertible {
     public let literals: [RequiredLiteral]
 
     /// The needles a search for the literals looks for, stand-ins included.
-    var needles: [(bytes: [UInt8], caseless: Bool)] {
-        var needles: [(bytes: [UInt8], caseless: Bool)] = []
+    var needles: [Needle] {
+        var needles: [Needle] = []
         for literal in literals {
-            needles.append((literal.bytes, literal.caseless))
+            needles.append(Needle(bytes: literal.bytes, caseless: literal.caseless, wholeValue: literal.isWholeValue))
             for standIn in literal.standIns where !needles.contains(where: { $0.bytes == standIn }) {
-                needles.append((standIn, false))
+                needles.append(Needle(bytes: standIn, caseless: false, wholeValue: false))
             }
         }
         return needles
@@ -27,7 +27,8 @@ public struct Prefilter: Equatable, Sendable, CustomStringConvertible {
     public var explanation: String {
         var shown: [String] = []
         for literal in literals {
-            shown.append("'" + literal.description + "'" + (literal.caseless ? " (any case)" : ""))
+            let notes = (literal.caseless ? ["any case"] : []) + (literal.isWholeValue ? ["a whole value"] : [])
+            shown.append("'" + literal.description + "'" + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"))
             for standIn in literal.standIns {
                 let written = "'" + String(decoding: standIn, as: UTF8.self) + "'"
                 if !shown.contains(written) { shown.append(written) }
@@ -64,21 +65,5 @@ public struct Prefilter: Equatable, Sendable, CustomStringConvertible {
 
     private static func cost(_ literals: [RequiredLiteral]) -> (Int, Int) {
         (literals.count, -(literals.map(\.bytes.count).min() ?? 0))
-    }
-
-    /// The first place in [from, end) of `bytes` where a needle starts and ends, or `end`.
-    static func firstHit(in bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int,
-                         needles: [(bytes: [UInt8], caseless: Bool)]) -> Int {
-        guard let base = bytes.baseAddress else { return end }
-        var first = end
-        for needle in needles {
-            // (A needle that starts before the first hit so far may end after it.)
-            let bound = min(end, first + needle.bytes.count - 1)
-            let found = needle.bytes.withUnsafeBufferPointer { needleBytes in
-                stanzaq_find_literal(base, from, bound, needleBytes.baseAddress!, needleBytes.count, needle.caseless ? 1 : 0)
-            }
-            if found < bound && found < first { first = found }
-        }
-        return first
     }
 }
