@@ -132,9 +132,13 @@ final class LogChannel {
         openStart = nil
     }
 
-    /// The reader, made if it was not.
+    /// Readers other channels left, to take up rather than make one (``SpareReaders``).
+    var spares: SpareReaders?
+
+    /// The reader, made if it was not (or taken up from ``spares``).
     var reader: StanzaReader {
         if let madeReader { return madeReader }
+        if let spare = takeSpareReader() { return spare }
         let reader = Self.makeReader(header: header, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
                                      childSelection: childSelection,
                                      stanza: { [unowned self] in self.stanzaEnded($0) },

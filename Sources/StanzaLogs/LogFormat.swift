@@ -82,6 +82,12 @@ extension LogFormat {
         definition.partState(at: line, after: previous, carried: LogParserState()) != nil
     }
 
+    /// Whether `line` is a record that a parser at rest reads as one reader
+    /// does, after a line that is no start tag logged alone and whose data does
+    /// not open more elements than it closes: a stanza that goes on in later
+    /// records (a read of a socket that ended inside it, a stanza's text over
+    /// lines), which a part starting after it would not know. (Tags are
+    /// counted, not checked.)
     func mayStartRecordPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
         let parser = makeParser()
         switch kind(of: line, parser) {
@@ -89,23 +95,16 @@ extension LogFormat {
         case .maybeMoreElseRecord: break
         default: return false
         }
-        if case .record(.startTag) = kind(of: previous, makeParser()) { return false }
-        return !leavesElementOpen(previous)
-    }
-
-    /// Whether the data a parser with nothing before finds in `line` opens more
-    /// elements than it closes: a stanza that goes on in later records (a read of
-    /// a socket that ended inside it, a stanza's text over lines), which a part
-    /// starting after it would not know. (Tags are counted, not checked.)
-    func leavesElementOpen(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        withTerminalEscapesRemoved(line) { clean in
+        // (The line before, parsed once: a start tag logged alone, or data that leaves an element open.)
+        return withTerminalEscapesRemoved(previous) { clean in
             let parsed = makeParser().parse(clean)
             switch parsed.kind {
-            case .text, .unrelated: return false
+            case .text, .unrelated: return true
+            case .record where (parsed.lineHeader?.shape ?? parsed.header?.shape) == .startTag: return false
             default: break
             }
-            if let decoded = parsed.decoded { return decoded.withUnsafeBufferPointer { Self.openDepth($0) > 0 } }
-            return Self.openDepth(UnsafeBufferPointer(rebasing: clean[parsed.payload])) > 0
+            if let decoded = parsed.decoded { return decoded.withUnsafeBufferPointer { Self.openDepth($0) <= 0 } }
+            return Self.openDepth(UnsafeBufferPointer(rebasing: clean[parsed.payload])) <= 0
         }
     }
 

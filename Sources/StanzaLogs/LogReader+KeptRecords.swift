@@ -152,6 +152,7 @@ extension LogReader {
             deliver: { [unowned self] element, source in self.deliver(element, source) },
             report: { [unowned self] in self.damaged($0) })
         channel.lastUse = uses
+        channel.spares = spares
         channels[key] = channel
         if recordsCuts { cutLog.operations.append(.made(key)) }
         remember(key, channel)

@@ -58,6 +58,8 @@ public final class LogReader {
     @exclusivity(unchecked) var pendingLine: [UInt8] = []
     /// Records of whole stanzas kept to be read together, and the line of the one being read.
     @exclusivity(unchecked) var batch: WholeRecordBatch
+    /// The readers of the channels of the reader before (``LogReaderScratch``).
+    let spares: SpareReaders
     @exclusivity(unchecked) var recordLine: Int?
     /// Whether records of whole stanzas are kept to be read together (``WholeRecordBatch``);
     /// off, every record is read by its channel as it comes (the tests compare the two).
@@ -187,8 +189,10 @@ public final class LogReader {
         self.damage = damage
         if let scratch, scratch.batch.defaultNamespace == defaultNamespace {
             batch = scratch.batch
+            spares = scratch.spares
         } else {
             batch = WholeRecordBatch(defaultNamespace: defaultNamespace)
+            spares = SpareReaders()
         }
         parser = format?.makeParser()
     }

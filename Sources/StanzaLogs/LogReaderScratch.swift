@@ -10,6 +10,8 @@
 /// stanzas the same (``WholeRecordBatch``), so the next window's reader takes them up.
 public struct LogReaderScratch {
     let batch: WholeRecordBatch
+    /// And the readers of its channels (``SpareReaders``).
+    let spares: SpareReaders
 }
 
 extension LogReader {
@@ -18,6 +20,7 @@ extension LogReader {
     public var scratch: LogReaderScratch? {
         guard batch.isEmpty else { return nil }
         batch.clear()
-        return LogReaderScratch(batch: batch)
+        for channel in channels.values { channel.spareReader() }
+        return LogReaderScratch(batch: batch, spares: spares)
     }
 }

@@ -73,7 +73,8 @@ public final class StanzaReader {
     public var damageHandler: DamageHandler = { _ in true }
 
     let defaultNamespace: String?
-    let handler: Handler
+    /// (Set again when a log's channel takes up a reader another left: SpareReaders.)
+    package var handler: Handler
 
     /// Elements more than this many levels below their stanza's root are not
     /// built (nor their text): a query that cannot reach them (``Query/reach``)

@@ -157,6 +157,31 @@ final class PrefilterTests: CLITestCase {
         }
     }
 
+    /// Damage in a window read by a reader that a window before left
+    /// (LogReaderScratch) is reported at its place in the log, as a full read reports it.
+    func testDamageInAWindowKeepsItsPlace() throws {
+        let scratch = try ScratchDirectory()
+        var lines: [String] = []
+        for i in 0..<4000 {
+            let text: String
+            switch i {
+            case 1000, 2000, 3000: text = "RECV: <iq type=\"error\" id=\"e\(i)\"><query xmlns=\"urn:x\" /></iq>"
+            case 2500: text = "RECV: <iq type=\"error\" id=\"d\(i)\"><query></iq>"
+            case 2501: text = "SEND: <iq type=\"error\" id=\"s\(i)\"><x>caf\u{E9} &amp; </y></iq>"
+            case let n where n % 5 == 0: text = "RECV: <message id=\"m\(i)\"><body>hi</body></message>"
+            default: text = "Event triggered: changed_status \(i)"
+            }
+            lines.append("2026-11-25 19:05:14,\(String(format: "%03d", i % 1000)) DEBUG    " + text)
+        }
+        let path = try scratch.write("slixmpp.log", lines.joined(separator: "\n") + "\n").path
+        let run = try Runner.stanzaq(["/iq<type=error>@id", path], environment: ["STANZAQ_PART_SIZE": "16384"])
+        XCTAssertEqual(run.output, "e1000\ne2000\ne3000\n")
+        XCTAssertEqual(run.stderr, "\(path):2501:80: Opening and ending tag mismatch: query line 2501 and iq\n"
+                       + "\(path):2502:86: Opening and ending tag mismatch: x line 2502 and y\n")
+        XCTAssertEqual(run.status, 2)
+        try assertSameAsReadingAll(["/iq<type=error>@id", path])
+    }
+
     /// Damage in records that are skipped is not read, so not reported
     /// (stanzaq(1), "Skipping what cannot match"); `--read-all` reports it.
     func testDamageInSkippedRecords() throws {
