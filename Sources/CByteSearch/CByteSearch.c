@@ -48,69 +48,49 @@ static ptrdiff_t stanzaq_find_literals_tail(const uint8_t *base, ptrdiff_t i, pt
     return end;
 }
 
-#if defined(__SSE2__)
-static ptrdiff_t stanzaq_find_literals_sse2(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
-                                            int count, ptrdiff_t longest, int *which) {
-    __m128i first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES];
-    for (int n = 0; n < count; n++) {
-        stanzaq_ends ends = stanzaq_ends_of(&needles[n]);
-        first[n] = _mm_set1_epi8((char)ends.first); last[n] = _mm_set1_epi8((char)ends.last);
-        firstFold[n] = _mm_set1_epi8((char)ends.firstFold); lastFold[n] = _mm_set1_epi8((char)ends.lastFold);
-    }
-    ptrdiff_t i = from;
-    for (; i + 16 + longest - 1 <= end; i += 16) {
-        const __m128i at = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
-        unsigned masks[STANZAQ_MAX_NEEDLES], any = 0;
-        for (int n = 0; n < count; n++) {
-            const __m128i lasts = _mm_loadu_si128((const __m128i *)(const void *)(base + i + needles[n].length - 1));
-            masks[n] = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(_mm_or_si128(at, firstFold[n]), first[n]),
-                                                                 _mm_cmpeq_epi8(_mm_or_si128(lasts, lastFold[n]), last[n])));
-            any |= masks[n];
-        }
-        while (any) {
-            int bit = __builtin_ctz(any);
-            unsigned candidates = 0;
-            for (int n = 0; n < count; n++) candidates |= ((masks[n] >> bit) & 1u) << n;
-            int n = stanzaq_needle_at(base, i + bit, end, needles, count, candidates);
-            if (n >= 0) { *which = n; return i + bit; }
-            any &= any - 1;
-        }
-    }
-    return stanzaq_find_literals_tail(base, i, end, needles, count, which);
+// One block loop, written once for each vector width: the places of a block
+// whose first and last bytes are a needle's (a mask a needle), then at each
+// such place, in order, the needles that may start there compared in full.
+#define STANZAQ_DEFINE_FIND_LITERALS(NAME, TARGET, VECTOR, WIDTH, LOADU, SET1, CMPEQ, OR, AND, MOVEMASK, REST) \
+TARGET static ptrdiff_t NAME(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles, \
+                             int count, ptrdiff_t longest, int *which) { \
+    VECTOR first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES]; \
+    for (int n = 0; n < count; n++) { \
+        stanzaq_ends ends = stanzaq_ends_of(&needles[n]); \
+        first[n] = SET1((char)ends.first); last[n] = SET1((char)ends.last); \
+        firstFold[n] = SET1((char)ends.firstFold); lastFold[n] = SET1((char)ends.lastFold); \
+    } \
+    ptrdiff_t i = from; \
+    for (; i + WIDTH + longest - 1 <= end; i += WIDTH) { \
+        const VECTOR at = LOADU((const VECTOR *)(const void *)(base + i)); \
+        unsigned masks[STANZAQ_MAX_NEEDLES], any = 0; \
+        for (int n = 0; n < count; n++) { \
+            const VECTOR lasts = LOADU((const VECTOR *)(const void *)(base + i + needles[n].length - 1)); \
+            masks[n] = (unsigned)MOVEMASK(AND(CMPEQ(OR(at, firstFold[n]), first[n]), CMPEQ(OR(lasts, lastFold[n]), last[n]))); \
+            any |= masks[n]; \
+        } \
+        while (any) { \
+            int bit = __builtin_ctz(any); \
+            unsigned candidates = 0; \
+            for (int n = 0; n < count; n++) candidates |= ((masks[n] >> bit) & 1u) << n; \
+            int n = stanzaq_needle_at(base, i + bit, end, needles, count, candidates); \
+            if (n >= 0) { *which = n; return i + bit; } \
+            any &= any - 1; \
+        } \
+    } \
+    return REST; \
 }
+
+#if defined(__SSE2__)
+STANZAQ_DEFINE_FIND_LITERALS(stanzaq_find_literals_sse2, , __m128i, 16, _mm_loadu_si128, _mm_set1_epi8, _mm_cmpeq_epi8,
+                             _mm_or_si128, _mm_and_si128, _mm_movemask_epi8,
+                             stanzaq_find_literals_tail(base, i, end, needles, count, which))
 #endif
 
 #if defined(STANZAQ_HAVE_AVX2_VERSION)
-__attribute__((target("avx2")))
-static ptrdiff_t stanzaq_find_literals_avx2(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
-                                            int count, ptrdiff_t longest, int *which) {
-    __m256i first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES];
-    for (int n = 0; n < count; n++) {
-        stanzaq_ends ends = stanzaq_ends_of(&needles[n]);
-        first[n] = _mm256_set1_epi8((char)ends.first); last[n] = _mm256_set1_epi8((char)ends.last);
-        firstFold[n] = _mm256_set1_epi8((char)ends.firstFold); lastFold[n] = _mm256_set1_epi8((char)ends.lastFold);
-    }
-    ptrdiff_t i = from;
-    for (; i + 32 + longest - 1 <= end; i += 32) {
-        const __m256i at = _mm256_loadu_si256((const __m256i *)(const void *)(base + i));
-        unsigned masks[STANZAQ_MAX_NEEDLES], any = 0;
-        for (int n = 0; n < count; n++) {
-            const __m256i lasts = _mm256_loadu_si256((const __m256i *)(const void *)(base + i + needles[n].length - 1));
-            masks[n] = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(at, firstFold[n]), first[n]),
-                                                                       _mm256_cmpeq_epi8(_mm256_or_si256(lasts, lastFold[n]), last[n])));
-            any |= masks[n];
-        }
-        while (any) {
-            int bit = __builtin_ctz(any);
-            unsigned candidates = 0;
-            for (int n = 0; n < count; n++) candidates |= ((masks[n] >> bit) & 1u) << n;
-            int n = stanzaq_needle_at(base, i + bit, end, needles, count, candidates);
-            if (n >= 0) { *which = n; return i + bit; }
-            any &= any - 1;
-        }
-    }
-    return stanzaq_find_literals_sse2(base, i, end, needles, count, longest, which);
-}
+STANZAQ_DEFINE_FIND_LITERALS(stanzaq_find_literals_avx2, __attribute__((target("avx2"))), __m256i, 32, _mm256_loadu_si256,
+                             _mm256_set1_epi8, _mm256_cmpeq_epi8, _mm256_or_si256, _mm256_and_si256, _mm256_movemask_epi8,
+                             stanzaq_find_literals_sse2(base, i, end, needles, count, longest, which))
 #endif
 
 ptrdiff_t stanzaq_find_literals(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
