@@ -113,9 +113,9 @@ extension ParallelSearch {
 }
 
 extension ParallelSearch {
-    /// A stream header at `offset` whose records hold no hit of `hits`: not read,
-    /// but noted by the scanner (``LogCutScanner/skipped(_:)``), after the window
-    /// waiting, which is made. Where the records end (`.some(nil)` if the
+    /// A stream header at `offset` whose records hold no hit of the prefilter's
+    /// needles: not read, but noted by the scanner (``LogCutScanner/skipped(_:)``),
+    /// after the window waiting, which is made. Where the records end (`.some(nil)` if the
     /// search stopped); `nil` if they hold a hit (a window is made around it as
     /// around any) or do not start and end within reach.
     fileprivate func skipStreamHeader(at offset: Int, floor: Int, _ jobs: WindowJobs, pending: inout Range<Int>?) -> Int?? {
