@@ -59,12 +59,18 @@ private let limits = EvaluationLimits(elementsReached: 10_000, resultBytes: 100_
 /// The stanza's text, for the literals a query's results need.
 private let stanzaBytes = Array(stanzaXML.utf8)
 
-/// Whether `needle` is in `haystack` (`caseless`: ASCII letters in either case).
-private func holds(_ haystack: [UInt8], _ needle: [UInt8], caseless: Bool) -> Bool {
+/// Whether `needle` is in `haystack` (`caseless`: ASCII letters in either case;
+/// `quoted`: a quote before it, and after it a quote or a byte outside ASCII,
+/// as the prefilter takes a whole value: ``RequiredLiteral/isWholeValue``).
+private func holds(_ haystack: [UInt8], _ needle: [UInt8], caseless: Bool, quoted: Bool = false) -> Bool {
     guard needle.count <= haystack.count else { return false }
     func fold(_ byte: UInt8) -> UInt8 { caseless && byte >= 65 && byte <= 90 ? byte + 32 : byte }
+    func isQuote(_ byte: UInt8) -> Bool { byte == 0x27 || byte == 0x22 }
     let folded = needle.map(fold)
     for start in 0...(haystack.count - needle.count) where fold(haystack[start]) == folded[0] {
+        let end = start + needle.count
+        if quoted && (start == 0 || !isQuote(haystack[start - 1]) || end == haystack.count
+                      || !(isQuote(haystack[end]) || haystack[end] >= 0x80)) { continue }
         if (0..<needle.count).allSatisfy({ fold(haystack[start + $0]) == folded[$0] }) { return true }
     }
     return false
@@ -76,7 +82,8 @@ private func holds(_ haystack: [UInt8], _ needle: [UInt8], caseless: Bool) -> Bo
 private func checkLiterals(_ query: Query, _ text: String) {
     guard let values = try? query.find(in: stanza, limits: limits), !values.isEmpty else { return }
     for literal in query.requiredLiterals
-    where !holds(stanzaBytes, literal.bytes, caseless: literal.caseless) && !literal.standIns.contains(where: { holds(stanzaBytes, $0, caseless: false) }) {
+    where !holds(stanzaBytes, literal.bytes, caseless: literal.caseless, quoted: literal.isWholeValue)
+        && !literal.standIns.contains(where: { holds(stanzaBytes, $0, caseless: false) }) {
         fatalError("\(text.debugDescription) has a result without its literal \(literal)")
     }
 }
