@@ -67,10 +67,6 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
 // MARK: - Parts of a log read on their own
 
 extension LogFormat {
-    /// As ``LogFormatDefinition/logsStanzasAsWritten``: whether records that
-    /// lack the literals a query needs may be skipped unread (a prefilter).
-    public var logsStanzasAsWritten: Bool { definition.logsStanzasAsWritten }
-
     /// Whether a part of a log in this format may well start at `line` (without
     /// its line feed), after `previous`: a line that starts a record of whole
     /// stanzas or of stream data, as a parser with nothing before reads it — not

@@ -28,13 +28,13 @@ protocol LogFormatDefinition {
     /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
     /// in Monal's and libstrophe's lines; a tab before `<` in any tabbed log.
     static var sharesItsMarker: Bool { get }
-    /// Whether the format logs a stanza's bytes as they were, save for what it
-    /// puts at the start of a line (its prefix, an indent): a name, or a value
-    /// without white space, is then in the log as it is in the stanza, and a
-    /// search may skip the records that lack what a query needs (``LogFormat/logsStanzasAsWritten``).
-    /// Not ejabberd's Erlang terms, archive rows (escaped), nor logs that cut a
-    /// stanza anywhere (tshark's chunks, Android's logcat lines).
-    static var logsStanzasAsWritten: Bool { get }
+    /// How the format writes a stanza's bytes into its records, for a search
+    /// that skips the records lacking what a query needs (``RecordSpelling``);
+    /// `nil`: never skipped. ``RecordSpelling/asWritten`` where the bytes are as
+    /// they were, save for what the format puts at the start of a line; not
+    /// archive rows (escaped), nor logs that cut a stanza anywhere (tshark's
+    /// chunks, Android's logcat lines).
+    static var recordSpelling: RecordSpelling? { get }
     /// The state a parser carries over the parts of a log that a parallel
     /// search cuts (``LogParserState``), updated with `part` (a part's bytes, in
     /// order from the log's start), as far as it is cheap to tell without reading
@@ -54,7 +54,7 @@ extension LogFormatDefinition {
     static var streamNamespace: StaticString? { nil }
     static var learnsRecordPrefix: Bool { false }
     static var sharesItsMarker: Bool { false }
-    static var logsStanzasAsWritten: Bool { false }
+    static var recordSpelling: RecordSpelling? { nil }
 
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState { state }
 

@@ -65,7 +65,7 @@ extension LogFormat {
 }
 
 extension GenericLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "generic"
     static let detectionRank: Int? = nil
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { true }

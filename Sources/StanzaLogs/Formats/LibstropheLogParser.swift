@@ -40,7 +40,7 @@ extension LogFormat {
 }
 
 extension LibstropheLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "libstrophe"
     static let detectionRank: Int? = 3
     static func makeParser() -> any LogLineParser { LibstropheLogParser() }

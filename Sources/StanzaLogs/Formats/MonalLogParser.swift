@@ -64,7 +64,7 @@ extension LogFormat {
 }
 
 extension MonalLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "monal"
     static let detectionRank: Int? = 7
     static func makeParser() -> any LogLineParser { MonalLogParser() }

@@ -45,7 +45,7 @@ extension LogFormat {
 }
 
 extension NbxmppLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "nbxmpp"
     static let detectionRank: Int? = 4
     static func makeParser() -> any LogLineParser { NbxmppLogParser() }

@@ -49,7 +49,7 @@ extension LogFormat {
 }
 
 extension SlixmppLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "slixmpp"
     static let detectionRank: Int? = 11
     static func makeParser() -> any LogLineParser { SlixmppLogParser() }

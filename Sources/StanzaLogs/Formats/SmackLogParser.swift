@@ -66,7 +66,7 @@ extension LogFormat {
 }
 
 extension SmackLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "smack"
     static let detectionRank: Int? = 2
     static func makeParser() -> any LogLineParser { SmackLogParser() }

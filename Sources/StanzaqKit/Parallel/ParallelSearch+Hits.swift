@@ -49,8 +49,13 @@ extension ParallelSearch {
         // the windows after them start with (``LogPartStart``). One in a record
         // without a hit is not read but noted (``skipStreamHeader``).
         let header = Needle(bytes: Array("<stream:stream".utf8), caseless: false, wholeValue: false)
+        // (As the format writes them, with the places it may hide them at: WrittenNeedles.swift.)
+        guard let needles = format.writtenNeedles(hits: prefilter.needles, others: [header]) else {
+            close(fd)
+            return false
+        }
         let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format,
-                                                          partSize: options.partSize, hits: prefilter.needles, others: [header]),
+                                                          partSize: options.partSize, hits: needles.hits, others: needles.others),
                               batchLimit: batchLimit, make: { [self] in make($0) })
         let size = jobs.log.size
         var pending: Range<Int>?

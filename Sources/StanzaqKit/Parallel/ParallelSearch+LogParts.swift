@@ -17,7 +17,7 @@ extension ParallelSearch {
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
         let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
-        if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.logsStanzasAsWritten {
+        if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
             let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
             return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy))
         }

@@ -11,10 +11,13 @@ struct Needle: Equatable {
     /// written, and a word of a log's own text, or of a longer value, is rarely so
     /// (nbxmpp's `Register protocol "error (unknown)"` lines, `type='errors'`).
     let wholeValue: Bool
+    /// What the log's format says of the places found (``NeedleCheck``); `nil`: each counts.
+    var check: NeedleCheck? = nil
 
     /// Whether the run at `offset` of `text` counts; where the bytes around it
     /// are not in `text`, it does.
     func counts(in text: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        if let check, !check.counts(text, offset, offset + bytes.count) { return false }
         guard wholeValue else { return true }
         let after = offset + bytes.count
         if offset > 0, text[offset - 1] != 0x27, text[offset - 1] != 0x22 { return false }

@@ -199,7 +199,7 @@ extension LogFormat {
 }
 
 extension ProsodyLogParser: LogFormatDefinition {
-    static let logsStanzasAsWritten = true
+    static let recordSpelling: RecordSpelling? = .asWritten
     static let name = "prosody"
     static let detectionRank: Int? = 0
     static func makeParser() -> any LogLineParser { ProsodyLogParser() }

@@ -1,0 +1,40 @@
+/// How a log format writes a stanza's bytes into its records, as far as a
+/// search that skips the records lacking what a query needs must know
+/// (stanzaq(1), "Skipping what cannot match"; ``LogNeedles``): the byte runs a
+/// record holds where its stanza holds a needle, and the places where the
+/// format may hide a needle from a byte search — a stanza's bytes cut between
+/// two records or two lines, bytes written as numbers — which are checked, and
+/// read if they may hold one.
+public struct RecordSpelling: Sendable {
+    /// The ways the format may write `bytes` of a stanza (`[]`: never as a
+    /// run a search finds, only at places ``mustRead`` checks); `nil` if it may
+    /// write them in a way that neither finds, so that no record may be skipped.
+    let spellings: @Sendable (_ bytes: [UInt8]) -> [[UInt8]]?
+    /// Byte runs that mark places a needle may be hidden at (matched with case),
+    /// each at the end of a line (ending with its line feed).
+    let marks: [[UInt8]]
+    /// Whether the place marked by the mark that `bytes` ends with may hide one
+    /// of `needles`: it is then read. `bytes` holds what is before the mark as
+    /// far as the search still holds it, from the start of a line (at least the
+    /// mark's line); where that is too little to tell, it is read.
+    let mustRead: @Sendable (_ bytes: UnsafeBufferPointer<UInt8>, _ needles: LogNeedles) -> Bool
+    /// Whether a needle found at the end of `line` (its line up to the needle)
+    /// may be in a stanza's bytes, as the format writes them (not in a message
+    /// of its own: ejabberd's debugging terms); `nil`: wherever it is found.
+    let mayBeStanzaBytes: (@Sendable (_ line: UnsafeBufferPointer<UInt8>) -> Bool)?
+
+    init(spellings: @escaping @Sendable ([UInt8]) -> [[UInt8]]?, marks: [[UInt8]],
+         mustRead: @escaping @Sendable (UnsafeBufferPointer<UInt8>, LogNeedles) -> Bool,
+         mayBeStanzaBytes: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
+        self.spellings = spellings
+        self.marks = marks
+        self.mustRead = mustRead
+        self.mayBeStanzaBytes = mayBeStanzaBytes
+    }
+
+    /// A format that writes a stanza's bytes as they are, save for what it puts
+    /// at the start of a line (its prefix, an indent), and records of whole
+    /// stanzas: a name, or a value without white space, is then in the log as
+    /// it is in the stanza.
+    static let asWritten = RecordSpelling(spellings: { [$0] }, marks: [], mustRead: { _, _ in true })
+}
