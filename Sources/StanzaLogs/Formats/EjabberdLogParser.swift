@@ -81,13 +81,38 @@ extension EjabberdLogParser: LogFormatDefinition {
     static let detectionRank: Int? = 1
     static func makeParser() -> any LogLineParser { EjabberdLogParser() }
 
-    /// A part starts at a record, not after the end of a term wrapped onto
-    /// lines whose last byte is not a tag's end (a socket read that ended
-    /// inside a stanza, likely; a guess, as every part start is).
+    /// A record's data is a binary written by `~p` (``ErlangTermSpelling``),
+    /// one line long unless written as numbers: a needle is in its string as
+    /// `~p` writes it. The records a needle may be hidden in are read
+    /// (``mustRead(_:_:)``): those that are not whole stanzas (a read of a
+    /// socket that ended inside one, maybe inside a needle), and those written
+    /// as numbers that hold a needle (a few in ten stanzas of a real log: any
+    /// byte 0x80–0x9F makes numbers of a binary, and UTF-8 writes most
+    /// characters past Latin-1 with one). Each term that ends a line is checked.
+    /// A needle found in another message (ejabberd's debugging terms of the
+    /// stanzas it routes) is not the data of a record.
+    static let recordSpelling: RecordSpelling? = RecordSpelling(
+        spellings: { ErlangTermSpelling.spellings($0) },
+        marks: [Array(">>\n".utf8)],
+        mustRead: { mustRead($0, $1) },
+        mayBeStanzaBytes: { mayBeStanzaBytes($0) })
+
+    /// A part starts at a line that continues no term (every term `~p` wraps
+    /// goes on in indented lines): a record, or another message, which the
+    /// parser reads as text, holding nothing over it (so that a window ends
+    /// after the record it is for). Not after a record that ends inside a
+    /// stanza, as far as its tags tell (a read of a socket; a guess, as every
+    /// part start is), nor after a record's term wrapped onto lines (numbers,
+    /// strings) whose last byte is not a tag's end (likely the same). (Other
+    /// messages' terms, which are wrapped too, are no stanza's.)
     static func partState(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>,
                           carried: LogParserState) -> LogParserState? {
-        guard LogFormat.ejabberd.mayStartRecordPart(at: line, after: previous) else { return nil }
-        if previous.count > 0, isXMLSpace(previous[0]) {
+        guard line.count > 0, !isXMLSpace(line[0]) else { return nil }
+        let first = previous.skippingBlanks(from: 0)
+        if let text = recordString(in: previous) {
+            guard endsBetweenStanzas(text, escaped: true) else { return nil }
+        } else if first > 0 && first < previous.count && (isASCIIDigit(previous[first]) || previous[first] == 0x22)
+                    || previous.firstRange(of: " XML on stream = ") != nil {
             let end = previous.contentEnd
             let tail = UnsafeBufferPointer(rebasing: previous[max(0, end - 5)..<end])
             guard tail.has(">\">>", at: max(0, tail.count - 4)) || tail.has(",62>>", at: 0) || tail.has("<62>>", at: 0) else { return nil }
