@@ -1,3 +1,4 @@
+import CByteSearch
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -131,19 +132,17 @@ extension EjabberdLogParser {
         if next == 0x2F { return data.firstIndex(of: 0x3E, from: start + 2).map { ($0 + 1, -1) } }
         guard isASCIILetter(next) || next == 0x5F || next == 0x3A || next >= 0x80 else { return nil }
         // A start tag: to its `>`, past quoted values (which may hold `>` and `/`).
-        var index = start + 2, quote: UInt8 = 0
-        while index < data.count {
-            let byte = data[index]
-            if quote != 0 {
-                if byte == quote { quote = 0 }
-            } else if byte == 0x27 || byte == 0x22 {
-                quote = byte
-            } else if byte == 0x3E {
-                return (index + 1, data[index - 1] == 0x2F ? 0 : 1)
-            }
-            index += 1
+        guard let base = data.baseAddress else { return nil }
+        var index = start + 2
+        while true {
+            index = stanzaq_find_any4(base, index, data.count, 0x27, 0x22, 0x3E, 0x3E)
+            guard index < data.count else { return nil }
+            let byte = base[index]
+            if byte == 0x3E { return (index + 1, base[index - 1] == 0x2F ? 0 : 1) }
+            let close = stanzaq_find_byte(base, index + 1, data.count, byte)
+            guard close < data.count else { return nil }
+            index = close + 1
         }
-        return nil
     }
 }
 

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CByteSearch
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -66,29 +72,41 @@ enum ErlangTermSpelling {
     /// bytes; `nil` if its `<<` is not in `text` with only numbers, commas and
     /// blanks between.
     static func numberFormBytes(_ text: UnsafeBufferPointer<UInt8>, closingAt close: Int) -> (start: Int, bytes: [UInt8])? {
-        guard let base = text.baseAddress else { return nil }
-        // (Through a pointer: the numbers of a few stanzas in ten are looked at, by the search's one thread.)
-        var start = close
-        while start > 0 {
-            let byte = base[start - 1]
-            guard byte >= 0x30 && byte <= 0x39 || byte == 0x2C || byte == 0x20 || byte == 0x0A else { break }
-            start -= 1
-        }
-        guard start >= 2, base[start - 1] == 0x3C, base[start - 2] == 0x3C else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((close - start) / 3)
-        var value = -1
-        for index in start..<close {
-            let byte = base[index]
-            if byte >= 0x30 && byte <= 0x39 {
-                value = max(value, 0) * 10 + Int(byte - 0x30)
-                if value > 255 { return nil }
-            } else if byte == 0x2C && value >= 0 {
-                bytes.append(UInt8(value))
-                value = -1
+        guard let base = text.baseAddress, close > 0 else { return nil }
+        // Numbers hold no `<`: the last one before is the binary's (a byte search
+        // back, then one pass on; a few stanzas in ten, on the search's one thread).
+        let open = stanzaq_find_last_byte(base, close, 0x3C)
+        guard open >= 1, base[open - 1] == 0x3C else { return nil }
+        var valid = true
+        // (Written in place: an append a byte cost more than the rest.)
+        let bytes = [UInt8](unsafeUninitializedCapacity: (close - open) / 2 + 1) { out, count in
+            var value = -1
+            var index = open + 1
+            while index < close {
+                let byte = base[index]
+                index += 1
+                if byte == 0x0A {
+                    // The indent of a line it is wrapped onto: compared at once (half its bytes).
+                    let indent = min(Self.spaces.count, close - index)
+                    if memcmp(base + index, Self.spaces, indent) == 0 { index += indent }
+                } else if byte >= 0x30 && byte <= 0x39 {
+                    value = max(value, 0) * 10 + Int(byte - 0x30)
+                    if value > 255 { valid = false; return }
+                } else if byte == 0x2C && value >= 0 {
+                    out[count] = UInt8(value)
+                    count += 1
+                    value = -1
+                } else if byte != 0x20 {
+                    valid = false
+                    return
+                }
             }
+            if value >= 0 { out[count] = UInt8(value); count += 1 }
         }
-        if value >= 0 { bytes.append(UInt8(value)) }
-        return (start - 2, bytes)
+        guard valid else { return nil }
+        return (open - 1, bytes)
     }
+
+    /// Spaces to compare an indent with (io_lib_pretty's are under 80 wide).
+    private static let spaces = [UInt8](repeating: 0x20, count: 32)
 }
