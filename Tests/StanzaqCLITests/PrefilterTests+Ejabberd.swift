@@ -28,7 +28,7 @@ extension PrefilterTests {
 
     /// What a log holds around the case's records (`around`, after the
     /// 1500th stanza of session 524): over the 512 kB a log is skipped from.
-    static func ejabberdLog(around records: [String]) -> String {
+    static func ejabberdLog(around records: [String], lineEnd: String = "\n") -> String {
         var lines: [String] = []
         for process in [524, 600] {
             lines += ejabberdRecord(process, "Received", Array(streamHeader.utf8))
@@ -45,7 +45,7 @@ extension PrefilterTests {
             }
             if index == 1500 { lines += records }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: lineEnd) + lineEnd
     }
 
     static let streamHeader = "<stream:stream to='localhost' xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:client' version='1.0'>"
@@ -78,10 +78,10 @@ extension PrefilterTests {
         return lines
     }
 
-    func assertEjabberdCase(_ records: [String], _ arguments: [String], expected: String,
+    func assertEjabberdCase(_ records: [String], _ arguments: [String], expected: String, lineEnd: String = "\n",
                             file: StaticString = #filePath, line: UInt = #line) throws {
         let scratch = try ScratchDirectory()
-        let path = try scratch.write("ejabberd.log", Self.ejabberdLog(around: records)).path
+        let path = try scratch.write("ejabberd.log", Self.ejabberdLog(around: records, lineEnd: lineEnd)).path
         let all = try Runner.stanzaq(["--read-all", "--threads", "1"] + arguments + [path])
         XCTAssertEqual(all.output, expected, file: file, line: line)
         try assertSameAsReadingAll(arguments + [path], file: file, line: line)
@@ -94,6 +94,8 @@ extension PrefilterTests {
         let other = Self.ejabberdRecord(524, "Received", Array("<presence/>".utf8))
         try assertEjabberdCase(first + second, ["-c", "/message/subject<xml:lang=qqzz>#"], expected: "1\n")
         try assertEjabberdCase(first + other + second, ["-c", "/message/subject<xml:lang=qqzz>#"], expected: "1\n")
+        // (A log whose lines end in CR LF: the records' ends are found all the same.)
+        try assertEjabberdCase(first + other + second, ["-c", "/message/subject<xml:lang=qqzz>#"], expected: "1\n", lineEnd: "\r\n")
     }
 
     /// A stanza opened in one read, whose needle is in a later read that is

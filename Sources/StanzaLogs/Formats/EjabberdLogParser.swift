@@ -93,7 +93,7 @@ extension EjabberdLogParser: LogFormatDefinition {
     /// stanzas it routes) is not the data of a record.
     static let recordSpelling: RecordSpelling? = RecordSpelling(
         spellings: { ErlangTermSpelling.spellings($0) },
-        marks: [Array(">>\n".utf8)],
+        marks: [Array(">>\n".utf8), Array(">>\r\n".utf8)],
         mustRead: { mustRead($0, $1) },
         mayBeStanzaBytes: { mayBeStanzaBytes($0) })
 

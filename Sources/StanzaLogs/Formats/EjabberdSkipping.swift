@@ -20,7 +20,8 @@ extension EjabberdLogParser {
     /// Whether the record whose term ends with the mark that `bytes` ends with
     /// is to be read (``RecordSpelling/mustRead``).
     static func mustRead(_ bytes: UnsafeBufferPointer<UInt8>, _ needles: LogNeedles) -> Bool {
-        let end = bytes.count - 1   // the line feed
+        // The line's end: its line feed, or a carriage return before it.
+        let end = bytes.count >= 2 && bytes[bytes.count - 2] == 0x0D ? bytes.count - 2 : bytes.count - 1
         let close = end - 2         // `>>`
         let lineStart = bytes.lastIndex(of: 0x0A, before: close).map { $0 + 1 } ?? 0
         let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
