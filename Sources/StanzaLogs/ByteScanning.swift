@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CByteSearch
 #if canImport(StanzaXML)
 import StanzaXML
 #endif
@@ -13,17 +14,11 @@ extension UnsafeBufferPointer where Element == UInt8 {
     func firstRange(of needle: StaticString, from: Int = 0) -> Range<Int>? {
         let length = needle.utf8CodeUnitCount
         guard from >= 0, count - from >= length, let base = baseAddress else { return nil }
-        // memchr for the first byte, memcmp for the rest (glibc's memmem is not exported to Swift).
-        let first = Int32(needle.utf8Start.pointee)
-        var index = from
-        let last = count - length
-        while index <= last {
-            guard let found = memchr(base + index, first, last - index + 1) else { return nil }
-            let start = UnsafeRawPointer(found) - UnsafeRawPointer(base)
-            if memcmp(base + start, needle.utf8Start, length) == 0 { return start..<(start + length) }
-            index = start + 1
-        }
-        return nil
+        // CByteSearch's search, sixteen places at a time by the needle's first and
+        // last bytes: memchr for the first byte stopped at every `:` of a time stamp
+        // before nbxmpp's `::::: DATA ` (645 instructions a line, callgrind).
+        let found = stanzaq_find_literal(base, from, count, needle.utf8Start, length, 0)
+        return found < count ? found..<(found + length) : nil
     }
 
     /// Whether the bytes at `offset` are `prefix`.
