@@ -10,20 +10,19 @@
 /// rest is in the side's next chunk, maybe chunks later; and a chunk's end is
 /// found only by counting from its length, which no byte search does.
 ///
-/// A chunk's end is always a line's end, so lines are checked, not chunks: a
-/// line of whole stanzas (its tags close what they open and it ends after a
-/// tag's end, or it is blank) leaves the streams as it found them, whichever
-/// chunk it is in. Every other line is read (the format's mark is the line
-/// feed, so each is checked): a window around it is kept only if every stanza
-/// open in it ends in it, so that a stanza, and a needle, cut between chunks
-/// is read whole, and the records skipped are whole stanzas. (A multi-line
-/// stanza is read though its chunk be whole: the cost of not counting.) A chunk's
-/// length and tshark's own lines (the separator, `Follow:`, `Filter:`,
-/// `Node`) are no stanza's; a line of data that looks like one of them is
-/// either in a stanza, whose other lines are read around it, or text between
-/// stanzas, which no stream without damage has. The `Filter:` lines, which
-/// give the chunks after them their session, are noted where skipped
-/// (``RecordSpelling/noted``), as stream headers are.
+/// A chunk's end is always a line's end, and every line is checked (the
+/// format's mark is the line feed): which chunk a line is in is counted from
+/// a length of node 1 before it (the only lines that start with a tab), and
+/// the last line of a chunk is read unless the chunk is whole stanzas (its
+/// tags close what they open and it ends after a tag's end, or it is blank);
+/// its other lines, the chunks' lengths and tshark's own lines (the
+/// separator, `Follow:`, `Filter:`, `Node`) are skipped. So the records
+/// skipped are whole stanzas, and leave the streams as they found them; a
+/// window around a chunk that is not is kept only if every stanza open in it
+/// ends in it, so that a stanza, and a needle, cut between chunks is read
+/// whole. The `Filter:` lines, which give the chunks after them their
+/// session, are noted where skipped (``RecordSpelling/noted``), as stream
+/// headers are.
 extension TsharkFollowParser {
     /// `bytes` as tshark writes them: printable ASCII, `\r` and `\n` as they
     /// are, any other byte as `.`.
@@ -32,15 +31,42 @@ extension TsharkFollowParser {
     }
 
     /// Whether the line that `bytes` ends with (with its line feed) is to be
-    /// read (``RecordSpelling/mustRead``): unless it is a chunk's length, or
-    /// leaves the streams as it found them.
+    /// read (``RecordSpelling/mustRead``): the last line of a chunk that is not
+    /// whole stanzas. Which chunk a line is in is counted from the last
+    /// length of node 1 held (a tab starts no line of data: tshark writes a
+    /// tab as `.`); where none is held near enough, or the count goes wrong,
+    /// the line is read.
     static func mustRead(_ bytes: UnsafeBufferPointer<UInt8>, _ needles: LogNeedles) -> Bool {
         let end = bytes.count - 1
-        let start = bytes.lastIndex(of: 0x0A, before: end).map { $0 + 1 } ?? 0
-        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        if chunkLength(line) != nil || isOwnLine(line) { return false }
-        // (ejabberd's check of a record's data: the same question of other bytes.)
-        return !EjabberdLogParser.isWholeStanzas(line, escaped: false)
+        let lineStart = bytes.lastIndex(of: 0x0A, before: end).map { $0 + 1 } ?? 0
+        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
+        if line.first == 0x09 { return chunkLength(line) == nil }
+        guard var position = bytes.lastIndex(of: 0x09, before: lineStart),
+              position == 0 || bytes[position - 1] == 0x0A else { return true }
+        // From one length to the next, over tshark's lines between two streams
+        // followed; a few hundred at most (else each line of a long run of node
+        // 0's chunks would count them all again).
+        var steps = 0
+        while position < lineStart {
+            steps += 1
+            if steps > 256 { return true }
+            guard let lineEnd = bytes.firstIndex(of: 0x0A, from: position) else { return true }
+            let at = UnsafeBufferPointer(rebasing: bytes[position..<lineEnd])
+            guard let (length, _) = chunkLength(at) else {
+                guard at.isEmpty || isOwnLine(at) else { return true }
+                position = lineEnd + 1
+                continue
+            }
+            let dataStart = lineEnd + 1, dataEnd = dataStart + length
+            // The line is in this chunk's data: its last line is checked with all of it.
+            if dataEnd > end { return false }
+            if dataEnd == end {
+                return !EjabberdLogParser.isWholeStanzas(UnsafeBufferPointer(rebasing: bytes[dataStart..<dataEnd]), escaped: false)
+            }
+            position = dataEnd + 1
+        }
+        // Where a chunk's length, or a line of tshark's own, is due.
+        return position != lineStart || !(chunkLength(line) != nil || line.isEmpty || isOwnLine(line))
     }
 
     /// Whether `line` is one of the lines tshark writes before and after a
