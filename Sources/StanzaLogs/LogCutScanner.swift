@@ -17,6 +17,8 @@ public final class LogCutScanner {
     /// The namespaces before the first records skipped since the last part
     /// started (``skipped(_:)``), which the reader of the part before hands on.
     private var namespacesBeforeSkipped: [LogReader.ChannelKey: String]?
+    /// Likewise what was carried (the lines skipped may change it: tshark's `Filter:`).
+    private var carriedBeforeSkipped: LogParserState?
 
     public init(format: LogFormat) {
         self.format = format
@@ -39,6 +41,8 @@ public final class LogCutScanner {
         start.namespaces = namespaces
         start.namespacesHandedOn = namespacesBeforeSkipped
         namespacesBeforeSkipped = nil
+        start.parserHandedOn = carriedBeforeSkipped
+        carriedBeforeSkipped = nil
         return start
     }
 
@@ -85,6 +89,7 @@ public final class LogCutScanner {
     /// hand on those declared before them (``LogPartStart/namespacesHandedOn``).
     public func skipped(_ records: UnsafeBufferPointer<UInt8>) {
         if namespacesBeforeSkipped == nil { namespacesBeforeSkipped = namespaces }
+        if carriedBeforeSkipped == nil { carriedBeforeSkipped = carried }
         passed(records)
     }
 

@@ -11,6 +11,9 @@ public struct LogNeedles: @unchecked Sendable {
     public let raw: [Needle]
     /// The format's marks: places where a needle may be hidden, checked.
     public let marks: [[UInt8]]
+    /// Runs of the format's own lines that change what its parser carries,
+    /// noted where skipped (``RecordSpelling/noted``).
+    public let noted: [[UInt8]]
     private let spelling: RecordSpelling
 
     /// `nil` if records of the format may not be skipped for these needles.
@@ -19,6 +22,7 @@ public struct LogNeedles: @unchecked Sendable {
               !needles.contains(where: { spelling.spellings($0.bytes) == nil }) else { return nil }
         raw = needles
         marks = spelling.marks
+        noted = spelling.noted
         self.spelling = spelling
     }
 

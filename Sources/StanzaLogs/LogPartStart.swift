@@ -18,12 +18,17 @@ public struct LogPartStart: Equatable, Sendable {
     /// the scanner's guess, not checked: a search that skips records takes what
     /// they say as they are written.)
     var namespacesHandedOn: [LogReader.ChannelKey: String]?
+    /// Likewise what the parser carried before the records skipped, where they
+    /// change it (tshark's `Filter:` lines, noted: ``RecordSpelling/noted``).
+    var parserHandedOn: LogParserState?
 
     /// The state the reader of the part before must hand on.
     var handedOnBefore: LogPartStart {
         var before = self
         before.namespaces = namespacesHandedOn ?? namespaces
         before.namespacesHandedOn = nil
+        before.parser = parserHandedOn ?? parser
+        before.parserHandedOn = nil
         return before
     }
 

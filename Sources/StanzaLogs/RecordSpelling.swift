@@ -22,14 +22,20 @@ public struct RecordSpelling: Sendable {
     /// may be in a stanza's bytes, as the format writes them (not in a message
     /// of its own: ejabberd's debugging terms); `nil`: wherever it is found.
     let mayBeStanzaBytes: (@Sendable (_ line: UnsafeBufferPointer<UInt8>) -> Bool)?
+    /// Byte runs of lines of the format's own that change what its parser
+    /// carries from part to part (tshark's `Filter:`, the session of the
+    /// chunks after it): searched for as stream headers are, and noted where
+    /// no window holds them (``LogCutScanner/skipped(_:)``), not read.
+    let noted: [[UInt8]]
 
     init(spellings: @escaping @Sendable ([UInt8]) -> [[UInt8]]?, marks: [[UInt8]],
          mustRead: @escaping @Sendable (UnsafeBufferPointer<UInt8>, LogNeedles) -> Bool,
-         mayBeStanzaBytes: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil) {
+         mayBeStanzaBytes: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil, noted: [[UInt8]] = []) {
         self.spellings = spellings
         self.marks = marks
         self.mustRead = mustRead
         self.mayBeStanzaBytes = mayBeStanzaBytes
+        self.noted = noted
     }
 
     /// A format that writes a stanza's bytes as they are, save for what it puts

@@ -104,6 +104,16 @@ extension TsharkFollowParser: LogFormatDefinition {
     static let detectionRank: Int? = 9
     static func makeParser() -> any LogLineParser { TsharkFollowParser() }
 
+    /// A stanza's bytes as tshark writes them (dots for what is not printable
+    /// ASCII, as a full read reads them too); every line that is not a chunk's
+    /// length, tshark's own, nor whole stanzas is read; the `Filter:` lines
+    /// are noted (TsharkSkipping.swift).
+    static let recordSpelling: RecordSpelling? = RecordSpelling(
+        spellings: { spellings($0) },
+        marks: [[0x0A]],
+        mustRead: { mustRead($0, $1) },
+        noted: [Array("Filter: ".utf8)])
+
     /// The session of the last `Filter:` line (a follow of another stream starts anew).
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState {
         var found = state

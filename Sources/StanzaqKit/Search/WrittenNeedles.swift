@@ -49,6 +49,8 @@ extension LogFormat {
                 return log.mustRead(UnsafeBufferPointer(rebasing: text[(newline + 1)..<end]))
             })
         }
-        return (written(hits) + marks, written(others))
+        // The format's lines that change what its parser carries are noted as stream headers are.
+        let noted = log.noted.map { Needle(bytes: $0, caseless: false, wholeValue: false) }
+        return (written(hits) + marks, written(others) + noted)
     }
 }
