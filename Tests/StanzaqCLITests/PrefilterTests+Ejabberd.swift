@@ -15,15 +15,7 @@ extension PrefilterTests {
     /// its binaries written as numbers (checked, not read), its reads of a
     /// socket that end inside a stanza (read), and its stream headers (noted).
     func testEjabberdWindowsSkip() throws {
-        let scratch = try ScratchDirectory()
-        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/ejabberd.log"), encoding: .utf8)
-        let path = try scratch.write("ejabberd.log", String(repeating: text, count: 6)).path
-        let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
-                                     environment: ["STANZAQ_PART_SIZE": "65536", "STANZAQ_DEBUG_PARTS": "1"])
-        XCTAssertEqual(run.output, "24\n")
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 39 windows, 130261 of 2567574 bytes read\n"
-                       + "stanzaq: parts of \(path): 39 made, 39 kept\n")
-        XCTAssertEqual(run.status, 0)
+        try assertWindowsSkip("logs/ejabberd.log", repeated: 6, partSize: 65536, count: 24, windows: 39, read: "130261 of 2567574")
     }
 
     /// What a log holds around the case's records (`around`, after the

@@ -15,15 +15,7 @@ extension PrefilterTests {
     /// (its `Filter:`, its stream headers) are read, and the chunks that hold a
     /// needle; the rest is skipped, and every window is kept.
     func testTsharkWindowsSkip() throws {
-        let scratch = try ScratchDirectory()
-        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/tshark/prosody-follow.txt"), encoding: .utf8)
-        let path = try scratch.write("follow.txt", String(repeating: text, count: 12)).path
-        let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
-                                     environment: ["STANZAQ_PART_SIZE": "65536", "STANZAQ_DEBUG_PARTS": "1"])
-        XCTAssertEqual(run.output, "96\n")
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 47 windows, 89904 of 953448 bytes read\n"
-                       + "stanzaq: parts of \(path): 47 made, 47 kept\n")
-        XCTAssertEqual(run.status, 0)
+        try assertWindowsSkip("tshark/prosody-follow.txt", repeated: 12, partSize: 65536, count: 96, windows: 47, read: "89904 of 953448")
     }
 
     /// The real tshark outputs (not among the logs every option set is tried

@@ -92,15 +92,24 @@ final class PrefilterTests: CLITestCase {
     /// (Prosody's can fall back: a window may end while the start tag of the
     /// presence Prosody makes itself at a session's end waits for its stanza.)
     func testWindowsSkip() throws {
+        try assertWindowsSkip("logs/slixmpp-time-alice.log", repeated: 6, partSize: 16384, count: 12,
+                              windows: 7, read: "23797 of 157806")
+    }
+
+    /// `-c -e /iq<type=error>@id` on a real fixture (under
+    /// Tests/Fixtures/real-logs) repeated `count` times: its count, and the
+    /// debugging lines that say how many windows were read and that all were kept.
+    func assertWindowsSkip(_ fixture: String, repeated repetitions: Int, partSize: Int, count: Int, windows: Int, read: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
         let scratch = try ScratchDirectory()
-        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/slixmpp-time-alice.log"), encoding: .utf8)
-        let path = try scratch.write("slixmpp.log", String(repeating: text, count: 6)).path
+        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/" + fixture), encoding: .utf8)
+        let path = try scratch.write((fixture as NSString).lastPathComponent, String(repeating: text, count: repetitions)).path
         let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path],
-                                     environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
-        XCTAssertEqual(run.output, "12\n")
-        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 7 windows, 23797 of 157806 bytes read\n"
-                       + "stanzaq: parts of \(path): 7 made, 7 kept\n")
-        XCTAssertEqual(run.status, 0)
+                                     environment: ["STANZAQ_PART_SIZE": String(partSize), "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(run.output, "\(count)\n", file: file, line: line)
+        XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': \(windows) windows, \(read) bytes read\n"
+                       + "stanzaq: parts of \(path): \(windows) made, \(windows) kept\n", file: file, line: line)
+        XCTAssertEqual(run.status, 0, file: file, line: line)
     }
 
     /// A whole `=` value counts only between quotes: a word of the log's own
