@@ -112,25 +112,31 @@ final class PrefilterTests: CLITestCase {
         XCTAssertEqual(run.status, 0, file: file, line: line)
     }
 
+    /// A Prosody debug log of 3000 records: `record(i)` for record `i`, or
+    /// (where it gives `nil`) a chat message received.
+    static func prosodyLog(_ record: (Int) -> String?) -> String {
+        (0..<3000).map { i in
+            "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\t"
+                + (record(i) ?? "RECV: <message id='m\(i)' type='chat'><body>hello \(i)</body></message>")
+        }.joined(separator: "\n") + "\n"
+    }
+
     /// A whole `=` value counts only between quotes: a word of the log's own
     /// text or of a longer value makes no window. Where a value equals it
     /// otherwise (in another case, with a line terminator after it, spelled
     /// with a reference), it is found all the same.
     func testWholeValues() throws {
         let scratch = try ScratchDirectory()
-        var lines: [String] = []
-        for i in 0..<3000 {
-            let prefix = "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\t"
+        let path = try scratch.write("prosody.log", Self.prosodyLog { i in
             switch i {
-            case 500: lines.append(prefix + "RECV: <iq id='a' type='ERROR'/>")
-            case 1000: lines.append(prefix + "RECV: <iq id='b' type=\"error\u{85}\"/>")
-            case 1500: lines.append(prefix + "RECV: <iq id='c' type='err&#111;r'/>")
-            case 2000: lines.append(prefix + "RECV: <iq id='d' type='errors'/>")
-            case let n where n % 10 == 0: lines.append(prefix + "Handled an error (unknown) of \(n)")
-            default: lines.append(prefix + "RECV: <message id='m\(i)' type='chat'><body>hello \(i)</body></message>")
+            case 500: "RECV: <iq id='a' type='ERROR'/>"
+            case 1000: "RECV: <iq id='b' type=\"error\u{85}\"/>"
+            case 1500: "RECV: <iq id='c' type='err&#111;r'/>"
+            case 2000: "RECV: <iq id='d' type='errors'/>"
+            case let n where n % 10 == 0: "Handled an error (unknown) of \(n)"
+            default: nil
             }
-        }
-        let path = try scratch.write("prosody.log", lines.joined(separator: "\n") + "\n").path
+        }).path
         let run = try Runner.stanzaq(["/iq<type=error>@id", path],
                                      environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
         XCTAssertEqual(run.output, "a\nb\nc\n")
@@ -195,16 +201,13 @@ final class PrefilterTests: CLITestCase {
     /// (stanzaq(1), "Skipping what cannot match"); `--read-all` reports it.
     func testDamageInSkippedRecords() throws {
         let scratch = try ScratchDirectory()
-        var lines: [String] = []
-        for i in 0..<3000 {
-            let prefix = "Nov 23 09:30:12 c2s55e8a7f1c3a0\tdebug\t"
+        let path = try scratch.write("prosody.log", Self.prosodyLog { i in
             switch i {
-            case 1500: lines.append(prefix + "RECV: <message id='d\(i)'><body>a & b</body></message>")
-            case 2999: lines.append(prefix + "RECV: <iq id='q\(i)' type='error'/>")
-            default: lines.append(prefix + "RECV: <message id='m\(i)' type='chat'><body>hello \(i)</body></message>")
+            case 1500: "RECV: <message id='d\(i)'><body>a & b</body></message>"
+            case 2999: "RECV: <iq id='q\(i)' type='error'/>"
+            default: nil
             }
-        }
-        let path = try scratch.write("prosody.log", lines.joined(separator: "\n") + "\n").path
+        }).path
         let skipping = try Runner.stanzaq(["/iq<type=error>@id", path], environment: ["STANZAQ_PART_SIZE": "16384"])
         XCTAssertEqual(skipping.output, "q2999\n")
         XCTAssertEqual(skipping.stderr, "")
