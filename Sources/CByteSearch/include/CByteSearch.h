@@ -182,4 +182,10 @@ typedef struct {
 ptrdiff_t stanzaq_find_literals(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
                                 int count, int *which);
 
+/// As ``stanzaq_count_byte``, for long runs (the line feeds of a part of a log,
+/// or of the bytes between the windows of a selective search): 64 bytes a step
+/// with AVX2 where the processor has it (0.4 instructions a byte with SSE2's
+/// sixteen, 0.1 with it, callgrind).
+ptrdiff_t stanzaq_count_byte_long(const uint8_t *base, ptrdiff_t count, uint8_t byte);
+
 #endif
