@@ -60,6 +60,9 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
     /// As ``LogFormatDefinition/learnsRecordPrefix``.
     var learnsRecordPrefix: Bool { definition.learnsRecordPrefix }
 
+    /// As ``LogFormatDefinition/partStartMarker``: a line without these bytes starts no part.
+    public var partStartMarker: StaticString? { definition.partStartMarker }
+
     /// As ``LogFormatDefinition/sharesItsMarker``.
     var sharesItsMarker: Bool { definition.sharesItsMarker }
 }
@@ -85,6 +88,8 @@ extension LogFormat {
     /// lines), which a part starting after it would not know. (Tags are
     /// counted, not checked.)
     func mayStartRecordPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        // (A byte search rules out most lines of a log whose records are few: no parser made, no line parsed.)
+        if let marker = partStartMarker, line.firstRange(of: marker) == nil { return false }
         let parser = makeParser()
         switch kind(of: line, parser) {
         case .record(let shape): if shape == .startTag { return false }

@@ -35,6 +35,12 @@ protocol LogFormatDefinition {
     /// archive rows (escaped), nor logs that cut a stanza anywhere (tshark's
     /// chunks, Android's logcat lines).
     static var recordSpelling: RecordSpelling? { get }
+    /// Bytes that every line a part of the log may start at holds (nbxmpp's
+    /// `::::: DATA `), found by a byte search: a search for the end of a window
+    /// around a hit (``LogFormat/partStartMarker``) then parses only the lines
+    /// that hold them, not each line of the loggers' records between. `nil`:
+    /// any line may start a part.
+    static var partStartMarker: StaticString? { get }
     /// The state a parser carries over the parts of a log that a parallel
     /// search cuts (``LogParserState``), updated with `part` (a part's bytes, in
     /// order from the log's start), as far as it is cheap to tell without reading
@@ -55,6 +61,7 @@ extension LogFormatDefinition {
     static var learnsRecordPrefix: Bool { false }
     static var sharesItsMarker: Bool { false }
     static var recordSpelling: RecordSpelling? { nil }
+    static var partStartMarker: StaticString? { nil }
 
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState { state }
 

@@ -2,6 +2,7 @@ import XCTest
 @testable import StanzaQuery
 @testable import StanzaXML
 @testable import StanzaLogs
+import StanzaqTestSupport
 
 /// Parts of a log read on their own (stanzaq(1), "Parallelism"): a part read by
 /// a reader started at its first line finds what one reader of the whole log
@@ -87,5 +88,39 @@ final class LogCutTests: XCTestCase {
         }
         // Not after a start tag alone (lines 5 and 12), nor at a start tag or text.
         XCTAssertEqual((1..<Self.log.count).filter(starts), [6, 7, 12])
+    }
+}
+
+/// A format's part-start marker (``LogFormatDefinition/partStartMarker``): the
+/// search for a window's end looks only at the lines that hold it, so every
+/// line its parser reads as a record must.
+final class PartStartMarkerTests: XCTestCase {
+    func testEveryRecordOfNbxmppsLogHoldsItsMarker() throws {
+        let log = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log"), encoding: .utf8)
+        var lines = log.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The marker's neighbours: another word after it, one without its space, one in data.
+        lines += ["11/25/26 19:05:15 (I) nbxmpp.connection | (carol) ::::: DATABASE SENT ::::",
+                  "11/25/26 19:05:15 (I) nbxmpp.connection | (carol) ::::: DATA:::: ::::: DATA RECEIVED ::::",
+                  "<body>::::: DATA SENT ::::</body>"]
+        let marker = try XCTUnwrap(LogFormat.nbxmpp.partStartMarker)
+        let markerText = "\(marker)"
+        var starts = 0
+        for (index, line) in lines.enumerated() where index > 0 {
+            Array(line.utf8).withUnsafeBufferPointer { current in
+                Array(lines[index - 1].utf8).withUnsafeBufferPointer { previous in
+                    let parsed = NbxmppLogParser().parse(current)
+                    if parsed.kind == .record {
+                        XCTAssertTrue(line.contains(markerText), "line \(index + 1): \(line)")
+                    }
+                    if LogFormat.nbxmpp.mayStartPart(at: current, after: previous) {
+                        starts += 1
+                        XCTAssertEqual(parsed.kind, .record, "line \(index + 1)")
+                    }
+                }
+            }
+        }
+        // Each `::::: DATA` record of the fixture, the second line added, and the
+        // one in data (a record to a parser that reads a line alone).
+        XCTAssertEqual(starts, log.components(separatedBy: "::::: DATA ").count - 1 + 2)
     }
 }

@@ -69,4 +69,7 @@ extension NbxmppLogParser: LogFormatDefinition {
     static func makeParser() -> any LogLineParser { NbxmppLogParser() }
     static let streamNamespace: StaticString? = "jabber:client"
     static let learnsRecordPrefix = true
+    // (Only a marker's line is a record; the windows of a selective search end at
+    // the next one, some 70 lines of Gajim's and nbxmpp's other loggers on.)
+    static let partStartMarker: StaticString? = dataMarker
 }

@@ -188,7 +188,14 @@ final class LogWindows {
                 let all = bytes.baseAddress!
                 var newline = stanzaq_find_byte(all, offset - base, bytes.count, 0x0A)
                 while newline < bytes.count {
-                    let start = newline + 1
+                    var start = newline + 1
+                    if let marker = format.partStartMarker {
+                        // Only a line that holds the marker may start a part: on to the next one.
+                        let found = stanzaq_find_literal(all, start, bytes.count, marker.utf8Start, marker.utf8CodeUnitCount, 0)
+                        if found == bytes.count { break }
+                        start = stanzaq_find_last_byte(all, found, 0x0A) + 1
+                        newline = start - 1
+                    }
                     if start + base > offset + reach { return .some(nil) }
                     let lineEnd = stanzaq_find_byte(all, start, bytes.count, 0x0A)
                     if lineEnd == bytes.count && !complete { return nil }
