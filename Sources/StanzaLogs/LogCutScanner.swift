@@ -135,7 +135,7 @@ public final class LogCutScanner {
         var lines: [Range<Int>] = []
         var state: LogParserState?
         while lines.count < 64 {
-            lines.insert(start..<end, at: 0)
+            lines.append(start..<end)   // (last line first)
             guard start > 0 else { state = carried; break }
             let previousStart = lineStart(in: bytes, before: start - 1)
             state = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
@@ -150,7 +150,7 @@ public final class LogCutScanner {
         guard let state else { return }
         let reader = format.makeParser()
         reader.resume(from: state)
-        for range in lines {
+        for range in lines.reversed() {
             withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[range])) { line in
                 let parsed = reader.parse(line)
                 if range.upperBound > hit || parsed.kind == .record || parsed.kind == .maybeMoreElseRecord { note(parsed, line, &channel) }

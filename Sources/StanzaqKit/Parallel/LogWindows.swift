@@ -114,8 +114,13 @@ final class LogWindows {
 
     /// The bytes of `range`.
     func bytes(_ range: Range<Int>) -> [UInt8] {
+        withBytes(range) { Array($0) }
+    }
+
+    /// `body` given the bytes of `range` where they are (not to be kept).
+    func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         read(to: range.upperBound)
-        return Array(bytes[(range.lowerBound - base)..<(min(range.upperBound, readTo) - base)])
+        return body(UnsafeBufferPointer(rebasing: bytes[(range.lowerBound - base)..<(min(range.upperBound, readTo) - base)]))
     }
 
     /// Where the first needle found at or after `offset` and before `limit`

@@ -168,7 +168,7 @@ private final class WindowJobs {
 
     /// Notes the records of `range`, which no window holds, for the windows after them.
     func skip(_ range: Range<Int>) {
-        log.bytes(range).withUnsafeBufferPointer { scanner.skipped($0) }
+        log.withBytes(range) { scanner.skipped($0) }
         log.forget(before: range.upperBound)
     }
 
