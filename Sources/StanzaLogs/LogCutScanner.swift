@@ -207,10 +207,14 @@ extension UnsafeBufferPointer where Element == UInt8 {
     }
 
     /// Where `needle` first occurs at or after `from`: over a whole part of a
-    /// log, not a line (CByteSearch's search, which skips the needle's common first byte).
+    /// log, not a line (CByteSearch's search of many bytes at once, AVX2's 32
+    /// where the processor has it: SSE2's 16 cost half the instructions of the
+    /// producer of a parallel read of nbxmpp's log, callgrind).
     func offset(of needle: StaticString, from: Int) -> Int? {
         guard let base = baseAddress, from < count else { return nil }
-        let found = stanzaq_find_literal(base, from, count, needle.utf8Start, needle.utf8CodeUnitCount, 0)
+        var described = stanzaq_needle(bytes: needle.utf8Start, length: needle.utf8CodeUnitCount, caseless: 0)
+        var which: Int32 = -1
+        let found = stanzaq_find_literals(base, from, count, &described, 1, &which)
         return found < count ? found : nil
     }
 }
