@@ -169,8 +169,7 @@ final class ParallelSearch: @unchecked Sendable {
 
     func work() {
         while let job = nextToRun() {
-            run(job)
-            job.transcript.finish()
+            if run(job) { job.transcript.finish() }
         }
     }
 
@@ -199,32 +198,32 @@ final class ParallelSearch: @unchecked Sendable {
         return false
     }
 
-    func run(_ job: Job) {
-        guard !isUnwanted(job) else { return }
+    /// Runs `job`; whether it is done (a part of a log is done once it is
+    /// checked, maybe by another worker: ``LogCuts/submit(part:_:clean:then:)``).
+    func run(_ job: Job) -> Bool {
+        guard !isUnwanted(job) else { return true }
         switch job.work {
         case .file(let path):
             search(InputPart(path: path), for: job, into: job.transcript)
-        case .part(let file, var part):
-            if part.bytes != nil {
-                // Kept whole until it is known to be read as one reader reads it.
-                let trial = Transcript(unbounded: true)
-                var cutLog: LogCutLog?
-                var clean = search(InputPart(path: file.path, part: part), for: job, into: trial, cutLog: &cutLog)
-                if part.log != nil {
-                    // Kept only if the parts before it were, and its start tags fared as in one reader of the log.
-                    clean = file.logCuts.check(part: part.index, cutLog, clean: clean, abandoned: { isUnwanted(job) })
-                }
-                if clean || isUnwanted(job) {
-                    if clean { file.partsKept.add(1, ordering: .relaxed) }
-                    job.transcript.adopt(trial)
-                    return
-                }
-                // The rest of the file is read from here by one reader. (The earliest
-                // part to fall back does: parts may end in any order.)
-                if !fallBack(job, in: file) { return }
-                part = restOfFile(file, from: part)
+        case .part(let file, let part):
+            guard part.bytes != nil else {
+                search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
+                return true
             }
-            search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
+            // Kept whole until it is known to be read as one reader reads it.
+            let trial = Transcript(unbounded: true)
+            var cutLog: LogCutLog?
+            let clean = search(InputPart(path: file.path, part: part), for: job, into: trial, cutLog: &cutLog)
+            guard part.log != nil else {
+                settle(job, file, part, trial, kept: clean)
+                return true
+            }
+            // Kept only if the parts before it were, and its start tags fared as in one reader of the log.
+            file.logCuts.submit(part: part.index, cutLog, clean: clean) { [self] kept in
+                settle(job, file, part, trial, kept: kept)
+                job.transcript.finish()
+            }
+            return false
         case .windows(let file, let windows):
             searchWindows(file, windows, for: job)
         case .message(let diagnostic):
@@ -233,6 +232,20 @@ final class ParallelSearch: @unchecked Sendable {
         case .end:
             break
         }
+        return true
+    }
+
+    /// What a part read on its own comes to: what it found, if it is kept (or
+    /// no longer wanted); else the rest of the file read from its start by one
+    /// reader (the earliest part to fall back: parts may end in any order).
+    private func settle(_ job: Job, _ file: SplitFile, _ part: PartOfInput, _ trial: Transcript, kept: Bool) {
+        if kept || isUnwanted(job) {
+            if kept { file.partsKept.add(1, ordering: .relaxed) }
+            job.transcript.adopt(trial)
+            return
+        }
+        guard fallBack(job, in: file) else { return }
+        search(InputPart(path: file.path, part: restOfFile(file, from: part)), for: job, into: job.transcript)
     }
 
     /// Searches `input` for `job` with a searcher of its own writing into
