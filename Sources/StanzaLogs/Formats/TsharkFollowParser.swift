@@ -105,14 +105,16 @@ extension TsharkFollowParser: LogFormatDefinition {
     static func makeParser() -> any LogLineParser { TsharkFollowParser() }
 
     /// A stanza's bytes as tshark writes them (dots for what is not printable
-    /// ASCII, as a full read reads them too); every line that is not a chunk's
-    /// length, tshark's own, nor whole stanzas is read; the `Filter:` lines
+    /// ASCII, as a full read reads them too); the last line of each chunk
+    /// that is not whole stanzas is read, found by a walk from length to
+    /// length (no mark: every line's end would be one); the `Filter:` lines
     /// are noted (TsharkSkipping.swift).
     static let recordSpelling: RecordSpelling? = RecordSpelling(
         spellings: { spellings($0) },
-        marks: [[0x0A]],
-        mustRead: { mustRead($0, $1) },
-        noted: [Array("Filter: ".utf8)])
+        marks: [],
+        mustRead: { _, _ in true },
+        noted: [Array("Filter: ".utf8)],
+        walk: { TsharkChunkWalk() })
 
     /// The session of the last `Filter:` line (a follow of another stream starts anew).
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState {

@@ -10,17 +10,16 @@
 /// rest is in the side's next chunk, maybe chunks later; and a chunk's end is
 /// found only by counting from its length, which no byte search does.
 ///
-/// A chunk's end is always a line's end, and every line is checked (the
-/// format's mark is the line feed): which chunk a line is in is counted from
-/// a length of node 1 before it (the only lines that start with a tab), and
-/// the last line of a chunk is read unless the chunk is whole stanzas (its
-/// tags close what they open and it ends after a tag's end, or it is blank);
-/// its other lines, the chunks' lengths and tshark's own lines (the
-/// separator, `Follow:`, `Filter:`, `Node`) are skipped. So the records
-/// skipped are whole stanzas, and leave the streams as they found them; a
-/// window around a chunk that is not is kept only if every stanza open in it
-/// ends in it, so that a stanza, and a needle, cut between chunks is read
-/// whole. The `Filter:` lines, which give the chunks after them their
+/// A chunk's end is always a line's end, and the lines are walked from length
+/// to length (``TsharkChunkWalk``): the last line of a chunk is read unless
+/// the chunk is whole stanzas (its tags close what they open and it ends after
+/// a tag's end, or it is blank); its other lines, the chunks' lengths and
+/// tshark's own lines (the separator, `Follow:`, `Filter:`, `Node`) are
+/// skipped, and every line where the walk cannot tell its chunk is read. So
+/// the records skipped are whole stanzas, and leave the streams as they found
+/// them; a window around a chunk that is not is kept only if every stanza open
+/// in it ends in it, so that a stanza, and a needle, cut between chunks is
+/// read whole. The `Filter:` lines, which give the chunks after them their
 /// session, are noted where skipped (``RecordSpelling/noted``), as stream
 /// headers are.
 extension TsharkFollowParser {
@@ -28,45 +27,6 @@ extension TsharkFollowParser {
     /// are, any other byte as `.`.
     static func spellings(_ bytes: [UInt8]) -> [[UInt8]] {
         [bytes.map { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D ? $0 : 0x2E }]
-    }
-
-    /// Whether the line that `bytes` ends with (with its line feed) is to be
-    /// read (``RecordSpelling/mustRead``): the last line of a chunk that is not
-    /// whole stanzas. Which chunk a line is in is counted from the last
-    /// length of node 1 held (a tab starts no line of data: tshark writes a
-    /// tab as `.`); where none is held near enough, or the count goes wrong,
-    /// the line is read.
-    static func mustRead(_ bytes: UnsafeBufferPointer<UInt8>, _ needles: LogNeedles) -> Bool {
-        let end = bytes.count - 1
-        let lineStart = bytes.lastIndex(of: 0x0A, before: end).map { $0 + 1 } ?? 0
-        let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
-        if line.first == 0x09 { return chunkLength(line) == nil }
-        guard var position = bytes.lastIndex(of: 0x09, before: lineStart),
-              position == 0 || bytes[position - 1] == 0x0A else { return true }
-        // From one length to the next, over tshark's lines between two streams
-        // followed; a few hundred at most (else each line of a long run of node
-        // 0's chunks would count them all again).
-        var steps = 0
-        while position < lineStart {
-            steps += 1
-            if steps > 256 { return true }
-            guard let lineEnd = bytes.firstIndex(of: 0x0A, from: position) else { return true }
-            let at = UnsafeBufferPointer(rebasing: bytes[position..<lineEnd])
-            guard let (length, _) = chunkLength(at) else {
-                guard at.isEmpty || isOwnLine(at) else { return true }
-                position = lineEnd + 1
-                continue
-            }
-            let dataStart = lineEnd + 1, dataEnd = dataStart + length
-            // The line is in this chunk's data: its last line is checked with all of it.
-            if dataEnd > end { return false }
-            if dataEnd == end {
-                return !EjabberdLogParser.isWholeStanzas(UnsafeBufferPointer(rebasing: bytes[dataStart..<dataEnd]), escaped: false)
-            }
-            position = dataEnd + 1
-        }
-        // Where a chunk's length, or a line of tshark's own, is due.
-        return position != lineStart || !(chunkLength(line) != nil || line.isEmpty || isOwnLine(line))
     }
 
     /// Whether `line` is one of the lines tshark writes before and after a

@@ -41,6 +41,13 @@ final class LogWindows {
     private let all: NeedleSearch
     private let hits: NeedleSearch
     private var searched: [(from: Int, to: Int, needle: Int?)] = [(0, 0, nil), (0, 0, nil)]
+    /// The format's walk to the places to read whatever they hold (``RecordWalk``),
+    /// which count among the hits: where it stopped, and the ranges it marked
+    /// (in order, apart), from ``marksStart`` on.
+    private let walk: (any RecordWalk)?
+    private var walked = 0
+    private var marks: [Range<Int>] = []
+    private var marksStart = 0
 
     init(fileDescriptor: Int32, size: Int, format: LogFormat, partSize: Int, hits: [Needle], others: [Needle]) {
         self.fileDescriptor = fileDescriptor
@@ -48,6 +55,7 @@ final class LogWindows {
         self.format = format
         self.hits = NeedleSearch(hits)
         all = NeedleSearch(hits + others)
+        walk = format.makeRecordWalk()
         step = max(partSize / 4, 64)
         block = max(4 * partSize, 64)
         reach = max(partSize, 64)
@@ -88,9 +96,11 @@ final class LogWindows {
         count += got
     }
 
-    /// Forgets the bytes before `offset`, counting their line feeds first.
+    /// Forgets the bytes before `offset`, counting their line feeds first (and
+    /// walking over them: the walk goes on from where it stopped).
     func forget(before offset: Int) {
         guard offset > kept else { return }
+        walk(to: offset)
         _ = line(at: offset)
         kept = min(offset, readTo)
         if kept - base >= block {
@@ -138,8 +148,12 @@ final class LogWindows {
             let end = min(limit, known.to + step)
             read(to: min(end + search.longest - 1, size))
             let stop = min(end + search.longest - 1, readTo)
-            if let found = search.firstHit(in: bytes, from: known.to - base, to: stop - base), found.offset + base < end {
-                known = (known.from, found.offset + base, found.needle)
+            var found = search.firstHit(in: bytes, from: known.to - base, to: stop - base).map { ($0.offset + base, $0.needle) }
+            if let hit = found, hit.0 >= end { found = nil }
+            // (A place the walk marks is a hit: no needle's, -1.)
+            if let mark = firstMark(from: known.to, before: found?.0 ?? end) { found = (mark, -1) }
+            if let found {
+                known = (known.from, found.0, found.1)
             } else {
                 known = (known.from, end, nil)
                 forget(before: min(keeping ?? Int.max, end - reach))
@@ -148,6 +162,57 @@ final class LogWindows {
         searched[set] = known
         guard let needle = known.needle, known.to < limit else { return nil }
         return (known.to, needle >= hits.needles.count)
+    }
+
+    /// The first line feed at or after `offset` and before `limit` that the walk marks.
+    private func firstMark(from offset: Int, before limit: Int) -> Int? {
+        guard walk != nil, offset < limit else { return nil }
+        walk(to: limit)
+        // The first range that ends after `offset`.
+        var low = marksStart, high = marks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if marks[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        while low < marks.count, marks[low].lowerBound < limit {
+            let from = max(marks[low].lowerBound, offset) - base, to = min(marks[low].upperBound, limit) - base
+            let found = from < to ? stanzaq_find_byte(buffer, from, to, 0x0A) : to
+            if found < to { return found + base }
+            low += 1
+        }
+        return nil
+    }
+
+    /// Walks on until every place the walk marks before `offset` is known.
+    private func walk(to offset: Int) {
+        guard let walk else { return }
+        var ahead = step
+        while walked < min(offset, size) {
+            read(to: max(offset, walked + ahead))
+            let from = walked
+            walked = walk.walk(UnsafeBufferPointer(rebasing: bytes[(walked - base)...]), at: walked, atEnd: readTo >= size) { range in
+                if let last = marks.last, marks.count > marksStart, range.lowerBound <= last.upperBound {
+                    marks[marks.count - 1] = min(last.lowerBound, range.lowerBound)..<max(last.upperBound, range.upperBound)
+                } else {
+                    marks.append(range)
+                }
+            }
+            guard walked == from else { continue }
+            // It needs more bytes (a long chunk); at the log's end (which it
+            // always reaches), everything is read.
+            guard readTo < size else {
+                marks.append(walked..<size)
+                walked = size
+                break
+            }
+            ahead = 2 * max(ahead, readTo - walked)
+        }
+        // The marks before the bytes kept are not asked about again.
+        while marksStart < marks.count, marks[marksStart].upperBound <= kept { marksStart += 1 }
+        if marksStart > 1024 && 2 * marksStart > marks.count {
+            marks.removeFirst(marksStart)
+            marksStart = 0
+        }
     }
 
     /// The start of the last line at or before `offset`, not before `floor`
