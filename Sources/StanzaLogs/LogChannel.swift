@@ -102,20 +102,6 @@ final class LogChannel {
         } ?? true)
     }
 
-    /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
-    static func streamHeader(namespace: String?, defaultNamespace: String?) -> [UInt8] {
-        var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
-        if var namespace, defaultNamespace == nil {
-            // (Foundation's replacing cost 51,000 instructions a header, callgrind: only where needed.)
-            if namespace.utf8.contains(where: { $0 == 0x26 || $0 == 0x27 || $0 == 0x3C }) {
-                namespace = namespace.replacing("&", with: "&amp;").replacing("'", with: "&apos;")
-                    .replacing("<", with: "&lt;")
-            }
-            header += " xmlns='" + namespace + "'"
-        }
-        return Array((header + ">").utf8)
-    }
-
     /// Whether a record fed next is read as a reader of the stream fed nothing
     /// else would read it: the reader is between stanzas, skips no damage and
     /// holds back nothing but blanks (known until the reader is fed again;
