@@ -132,10 +132,10 @@ public final class LogCutScanner {
         }
         if kind == .text || kind == .unrelated || kind == .record || kind == .maybeMoreElseRecord { return }
         // Back to where a part may start: at most a few lines (a record of stream data is short).
-        var lines: [Range<Int>] = []
+        var lines = 0
         var state: LogParserState?
-        while lines.count < 64 {
-            lines.append(start..<end)   // (last line first)
+        while lines < 64 {
+            lines += 1
             guard start > 0 else { state = carried; break }
             let previousStart = lineStart(in: bytes, before: start - 1)
             state = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
@@ -150,11 +150,14 @@ public final class LogCutScanner {
         guard let state else { return }
         let reader = format.makeParser()
         reader.resume(from: state)
-        for range in lines.reversed() {
-            withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[range])) { line in
+        // The lines from the one found on to the header's, read forward.
+        for _ in 0..<lines {
+            end = bytes.firstIndex(of: 0x0A, from: start) ?? bytes.count
+            withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
                 let parsed = reader.parse(line)
-                if range.upperBound > hit || parsed.kind == .record || parsed.kind == .maybeMoreElseRecord { note(parsed, line, &channel) }
+                if end > hit || parsed.kind == .record || parsed.kind == .maybeMoreElseRecord { note(parsed, line, &channel) }
             }
+            start = end + 1
         }
     }
 
@@ -175,7 +178,11 @@ public final class LogCutScanner {
         let declared: String?? = parsed.decoded.map { $0.withUnsafeBufferPointer(Self.declaredNamespace) }
             ?? Self.declaredNamespace(UnsafeBufferPointer(rebasing: line[parsed.payload]))
         guard let declared, let declared else { return }
-        namespaces[channel.key] = declared.isEmpty || declared == channel.first ? nil : declared
+        // (Written only if it changes: the parts' starts share the dictionary, which a
+        // write copies whole, and a log's sessions declare the same namespace again
+        // and again, callgrind.)
+        let namespace = declared.isEmpty || declared == channel.first ? nil : declared
+        if namespaces[channel.key] != namespace { namespaces[channel.key] = namespace }
     }
 
     private func lineStart(in bytes: UnsafeBufferPointer<UInt8>, before index: Int) -> Int {
