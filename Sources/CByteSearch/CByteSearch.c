@@ -11,17 +11,67 @@
 
 enum { STANZAQ_MAX_NEEDLES = 8 };
 
-/// What the block loops compare: each needle's first and last byte (a letter
-/// with its case bit set, ignoring case) and the bit that is set.
+/// How common each byte is in XMPP logs and stanzas, 0 (never seen) to 255
+/// (the space): the real-software log fixtures and the XEP corpus, counted by
+/// benchmarks/byte-commonness.py.
+static const uint8_t stanzaq_byte_commonness[256] = {
+      0,   0,   0,   0,   0,   0,   0,   0,   0,  17,  94,   0,   0,   0,   0,   0,
+      0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+    255,  24,  71,  20,   6,   5,  15,  95,  23,  23,   7,  11,  51,  71,  63,  76,
+     94,  85,  80,  72,  70,  76,  70,  68,  67,  70,  82,  17,  83,  78,  84,   6,
+     34,  26,  17,  26,  25,  26,  18,  17,  15,  23,  12,  12,  17,  20,  27,  19,
+     23,  12,  25,  29,  28,  20,  13,  12,  12,  13,  13,  22,  13,  23,   1,  28,
+      8, 113,  72,  84,  85, 151,  58,  63,  61, 106,  39,  34, 103,  89, 105, 117,
+     91,  38, 113, 110, 119,  77,  49,  29,  61,  56,  17,  21,  11,  21,   1,   0,
+      5,   1,   1,   1,   0,   1,   1,   0,   1,   1,   1,   1,   0,   0,   1,   1,
+      1,   1,   1,   1,   1,   0,   0,   3,   3,   1,   3,   0,   3,   1,   0,   5,
+      1,   1,   1,   1,   1,   3,   3,   1,   1,   5,   1,   1,   3,   0,   0,   1,
+      1,   1,   1,   1,   1,   1,   0,   7,   1,   1,   1,   0,   3,   0,   0,   0,
+      0,   0,   7,   6,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   1,   0,
+      1,   1,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,
+      0,   0,   3,   1,   0,   1,   4,   0,   0,   0,   0,   0,   0,   0,   0,   1,
+      5,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0,   0
+};
+
+/// How common the needle's byte at `at` is: a caseless letter's commoner case.
+static int stanzaq_commonness(const uint8_t *bytes, int caseless, ptrdiff_t at) {
+    uint8_t byte = bytes[at];
+    int other = caseless && ((byte | 32) >= 'a' && (byte | 32) <= 'z') ? stanzaq_byte_commonness[byte ^ 32] : 0;
+    return stanzaq_byte_commonness[byte] > other ? stanzaq_byte_commonness[byte] : other;
+}
+
+stanzaq_needle stanzaq_needle_make(const uint8_t *bytes, ptrdiff_t length, int caseless) {
+    stanzaq_needle needle = { bytes, length, caseless, 0, length > 0 ? length - 1 : 0 };
+    if (length < 2) return needle;
+    // The rarest, then the rarest of the others (the first of equals).
+    ptrdiff_t rarest = 0, next = 1;
+    if (stanzaq_commonness(bytes, caseless, 1) < stanzaq_commonness(bytes, caseless, 0)) { rarest = 1; next = 0; }
+    for (ptrdiff_t at = 2; at < length; at++) {
+        int commonness = stanzaq_commonness(bytes, caseless, at);
+        if (commonness < stanzaq_commonness(bytes, caseless, rarest)) { next = rarest; rarest = at; }
+        else if (commonness < stanzaq_commonness(bytes, caseless, next)) next = at;
+    }
+    needle.at = rarest < next ? rarest : next;
+    needle.at2 = rarest < next ? next : rarest;
+    return needle;
+}
+
+/// What the block loops compare: a needle's bytes `at` and `at2` (its first
+/// and last if those are not two of its places), each a letter with its case
+/// bit set where the needle is caseless, and the bit that is then set.
 typedef struct {
+    ptrdiff_t at, at2;
     uint8_t first, last, firstFold, lastFold;
 } stanzaq_ends;
 
 static stanzaq_ends stanzaq_ends_of(const stanzaq_needle *needle) {
-    uint8_t first = needle->bytes[0], last = needle->bytes[needle->length - 1];
+    ptrdiff_t at = needle->at, at2 = needle->at2;
+    if (!(0 <= at && at <= at2 && at2 < needle->length)) { at = 0; at2 = needle->length - 1; }
+    uint8_t first = needle->bytes[at], last = needle->bytes[at2];
     int firstLetter = needle->caseless && ((first | 32) >= 'a' && (first | 32) <= 'z');
     int lastLetter = needle->caseless && ((last | 32) >= 'a' && (last | 32) <= 'z');
     stanzaq_ends ends = {
+        at, at2,
         (uint8_t)(firstLetter ? (first | 32) : first), (uint8_t)(lastLetter ? (last | 32) : last),
         (uint8_t)(firstLetter ? 32 : 0), (uint8_t)(lastLetter ? 32 : 0)
     };
@@ -49,9 +99,10 @@ static ptrdiff_t stanzaq_find_literals_tail(const uint8_t *base, ptrdiff_t i, pt
 }
 
 /// The first place of the block at `i` among `any` (a bit a place where some
-/// needle's first and last bytes are) where a needle is whole, or -1: out of
-/// the block loop, so that its few values stay in registers (inlined, it kept
-/// `i` on the stack: 6.0 to 4.2 million instructions for 10 MB with one needle).
+/// needle's two bytes the loop compares are) where a needle is whole, or -1:
+/// out of the block loop, so that its few values stay in registers (inlined,
+/// it kept `i` on the stack: 6.0 to 3.3 million instructions for 10 MB with
+/// one needle).
 __attribute__((noinline)) static ptrdiff_t stanzaq_verify_candidates(const uint8_t *base, ptrdiff_t i, ptrdiff_t end,
         const stanzaq_needle *needles, int count, unsigned any, int *which) {
     while (any) {
@@ -64,8 +115,8 @@ __attribute__((noinline)) static ptrdiff_t stanzaq_verify_candidates(const uint8
 }
 
 // One block loop, written once for each vector width: the places of a block
-// whose first and last bytes are a needle's (a mask a needle), then at each
-// such place, in order, the needles that may start there compared in full.
+// where a needle's two bytes `at` and `at2` are, all needles' together, then
+// at each such place, in order, the needles compared in full.
 // It is inlined into a version for each count of needles up to six, the
 // prefilter's usual sets (a literal, `&#`, a stream header's start, and a
 // format's line-end marks): with the count known, the needles' loops are
@@ -75,23 +126,22 @@ __attribute__((noinline)) static ptrdiff_t stanzaq_verify_candidates(const uint8
 TARGET static inline __attribute__((always_inline)) ptrdiff_t NAME##_of(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, \
         const stanzaq_needle *needles, int count, ptrdiff_t longest, int folds, int *which) { \
     VECTOR first[STANZAQ_MAX_NEEDLES], last[STANZAQ_MAX_NEEDLES], firstFold[STANZAQ_MAX_NEEDLES], lastFold[STANZAQ_MAX_NEEDLES]; \
-    ptrdiff_t lastAt[STANZAQ_MAX_NEEDLES]; \
+    ptrdiff_t firstAt[STANZAQ_MAX_NEEDLES], lastAt[STANZAQ_MAX_NEEDLES]; \
     for (int n = 0; n < count; n++) { \
         stanzaq_ends ends = stanzaq_ends_of(&needles[n]); \
         first[n] = SET1((char)ends.first); last[n] = SET1((char)ends.last); \
         firstFold[n] = SET1((char)ends.firstFold); lastFold[n] = SET1((char)ends.lastFold); \
-        lastAt[n] = needles[n].length - 1; \
+        firstAt[n] = ends.at; lastAt[n] = ends.at2; \
     } \
     ptrdiff_t i = from; \
     for (; i + WIDTH + longest - 1 <= end; i += WIDTH) { \
-        const VECTOR at = LOADU((const VECTOR *)(const void *)(base + i)); \
-        VECTOR hits = AND(CMPEQ(folds ? OR(at, firstFold[0]) : at, first[0]), \
-                          CMPEQ(folds ? OR(LOADU((const VECTOR *)(const void *)(base + i + lastAt[0])), lastFold[0]) \
-                                      : LOADU((const VECTOR *)(const void *)(base + i + lastAt[0])), last[0])); \
-        for (int n = 1; n < count; n++) { \
+        VECTOR hits; \
+        for (int n = 0; n < count; n++) { \
+            const VECTOR firsts = LOADU((const VECTOR *)(const void *)(base + i + firstAt[n])); \
             const VECTOR lasts = LOADU((const VECTOR *)(const void *)(base + i + lastAt[n])); \
-            hits = OR(hits, AND(CMPEQ(folds ? OR(at, firstFold[n]) : at, first[n]), \
-                                CMPEQ(folds ? OR(lasts, lastFold[n]) : lasts, last[n]))); \
+            const VECTOR found = AND(CMPEQ(folds ? OR(firsts, firstFold[n]) : firsts, first[n]), \
+                                     CMPEQ(folds ? OR(lasts, lastFold[n]) : lasts, last[n])); \
+            hits = n == 0 ? found : OR(hits, found); \
         } \
         const unsigned any = (unsigned)MOVEMASK(hits); \
         if (__builtin_expect(any != 0, 0)) { \

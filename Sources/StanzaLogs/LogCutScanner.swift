@@ -219,7 +219,7 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// producer of a parallel read of nbxmpp's log, callgrind).
     func offset(of needle: StaticString, from: Int) -> Int? {
         guard let base = baseAddress, from < count else { return nil }
-        var described = stanzaq_needle(bytes: needle.utf8Start, length: needle.utf8CodeUnitCount, caseless: 0)
+        var described = stanzaq_needle_make(needle.utf8Start, needle.utf8CodeUnitCount, 0)
         var which: Int32 = -1
         let found = stanzaq_find_literals(base, from, count, &described, 1, &which)
         return found < count ? found : nil

@@ -32,6 +32,20 @@ final class LiteralSearchTests: XCTestCase {
         return (end, -1)
     }
 
+    /// The bytes a needle is searched for by: its two rarest, the first of equals.
+    func testTheRarestBytesOfANeedle() {
+        func pair(_ text: String, caseless: Bool) -> [Int] {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                let needle = stanzaq_needle_make(bytes.baseAddress!, bytes.count, caseless ? 1 : 0)
+                return [needle.at, needle.at2]
+            }
+        }
+        XCTAssertEqual(pair("error", caseless: true), [1, 2])
+        XCTAssertEqual(pair("<stream:stream", caseless: false), [0, 7])
+        XCTAssertEqual(pair("&#", caseless: false), [0, 1])
+        XCTAssertEqual(pair("x", caseless: false), [0, 0])
+    }
+
     func testSameAsOnePlaceAtATime() {
         var random = Generator(state: 30)
         let alphabet = Array("abAB<>'\"&#e".utf8)
@@ -46,7 +60,14 @@ final class LiteralSearchTests: XCTestCase {
             var described = needles.map { needle in
                 let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: needle.bytes.count)
                 copy.initialize(from: needle.bytes, count: needle.bytes.count)
-                return stanzaq_needle(bytes: copy, length: needle.bytes.count, caseless: needle.caseless ? 1 : 0)
+                var made = stanzaq_needle_make(copy, needle.bytes.count, needle.caseless ? 1 : 0)
+                // Every second round, any two of its bytes compared first, not the rarest.
+                if round % 2 == 1 {
+                    let one = Int.random(in: 0..<needle.bytes.count, using: &random)
+                    let two = Int.random(in: 0..<needle.bytes.count, using: &random)
+                    (made.at, made.at2) = (min(one, two), max(one, two))
+                }
+                return made
             }
             defer { described.forEach { UnsafeMutablePointer(mutating: $0.bytes).deallocate() } }
             var which: Int32 = 0

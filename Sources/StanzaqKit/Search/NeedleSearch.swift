@@ -51,7 +51,7 @@ final class NeedleSearch {
         var offset = 0
         for (index, needle) in needles.enumerated() {
             (storage + offset).initialize(from: needle.bytes, count: needle.bytes.count)
-            described[index] = stanzaq_needle(bytes: storage + offset, length: needle.bytes.count, caseless: needle.caseless ? 1 : 0)
+            described[index] = stanzaq_needle_make(storage + offset, needle.bytes.count, needle.caseless ? 1 : 0)
             offset += needle.bytes.count
         }
         longest = needles.map(\.bytes.count).max() ?? 1
