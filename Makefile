@@ -108,9 +108,10 @@ FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=l
 	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lz
 
-# The C of Sources/CICU (ICU's regular expressions) and Sources/CCrypto
-# (SHA-256), compiled with the fuzzers' sanitizers.
-FUZZ_C_OBJECTS = $(FUZZ_DIR)/CICU.o $(FUZZ_DIR)/CCrypto.o
+# The C of Sources/CICU (ICU's regular expressions), Sources/CCrypto
+# (SHA-256) and Sources/CByteSearch (the searches not inlined from its header),
+# compiled with the fuzzers' sanitizers.
+FUZZ_C_OBJECTS = $(FUZZ_DIR)/CICU.o $(FUZZ_DIR)/CCrypto.o $(FUZZ_DIR)/CByteSearch.o
 $(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CICU/include $(shell pkg-config --cflags icu-uc) -c $< -o $@
@@ -118,6 +119,10 @@ $(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 $(FUZZ_DIR)/CCrypto.o: Sources/CCrypto/CCrypto.c Sources/CCrypto/include/CCrypto.h
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CCrypto/include -c $< -o $@
+
+$(FUZZ_DIR)/CByteSearch.o: Sources/CByteSearch/CByteSearch.c Sources/CByteSearch/include/CByteSearch.h
+	@mkdir -p $(FUZZ_DIR)
+	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CByteSearch/include -c $< -o $@
 
 $(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/QueryFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
