@@ -185,14 +185,7 @@ final class LogChannel {
         var start = 0
         while true {
             var first = start
-            if isBetweenStanzas {
-                // Text between stanzas is the log's: a stream that starts after it
-                // (in a line that goes on with a record, after another program's
-                // prefix) is one the reader starts, and so does the channel.
-                first = bytes.firstIndex(of: 0x3C, from: start) ?? bytes.count
-            } else {
-                while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
-            }
+            while first < bytes.count, isXMLSpace(bytes[first]) { first += 1 }
             guard let skip = streamBoundary(bytes, at: first) else { break }
             if !isBetweenStanzas && !flushDamage() { cutOff("a new stream starts before the stanza ends") }
             // A header that declares no default namespace is one logged without it
