@@ -29,4 +29,18 @@ extension LogChannel {
         }
         return Array((header + ">").utf8)
     }
+
+    /// Whether `reader` reads the stream the channel's header starts: a stream
+    /// header in a record's later lines (after text, where the channel does not
+    /// look for one) starts another in the reader alone.
+    /// (Its header declares the `stream` prefix and, unless the reader has a
+    /// `defaultNamespace`, the stream's namespace: another header may declare more.)
+    func readsChannelStream(_ reader: StanzaReader) -> Bool {
+        let declared = reader.streamDeclarations
+        let declaresDefault = defaultNamespace == nil && namespace != nil
+        guard declared.count == (declaresDefault ? 2 : 1) else { return false }
+        return declared.allSatisfy {
+            $0.prefix == "stream" ? $0.uri == "http://etherx.jabber.org/streams" : $0.prefix == nil && declaresDefault && $0.uri == namespace
+        }
+    }
 }

@@ -97,19 +97,21 @@ final class LogChannel {
     /// the log fuzzer's finding, Fuzz/regressions/log).
     var isAtRest: Bool {
         !isStopped && (madeReader.map {
-            $0.isBetweenStanzasHoldingNothing && !$0.isSkippingDamage
-                && $0.streamDefaultNamespace == (defaultNamespace == nil ? namespace : nil)
+            $0.isBetweenStanzasHoldingNothing && !$0.isSkippingDamage && readsChannelStream($0)
         } ?? true)
     }
 
     /// Whether a record fed next is read as a reader of the stream fed nothing
-    /// else would read it: the reader is between stanzas, skips no damage and
-    /// holds back nothing but blanks (known until the reader is fed again;
-    /// outside a feed, a stanza is open or damage skipped exactly when
-    /// `openStart` is set).
+    /// else would read it: the reader is between stanzas, skips no damage, holds
+    /// back nothing but blanks and reads the channel's stream (known until the
+    /// reader is fed again; outside a feed, a stanza is open or damage skipped
+    /// exactly when `openStart` is set). A record kept in a ``WholeRecordBatch``
+    /// is read by a reader of the channel's stream, so a channel whose reader
+    /// started another (the log fuzzer's finding) is not idle.
     var isIdle: Bool {
         if knownIdle { return true }
-        knownIdle = openStart == nil && !isStopped && (madeReader?.isBetweenStanzasHoldingNothing ?? true)
+        knownIdle = openStart == nil && !isStopped
+            && (madeReader.map { $0.isBetweenStanzasHoldingNothing && readsChannelStream($0) } ?? true)
         return knownIdle
     }
     @exclusivity(unchecked) var knownIdle = false

@@ -44,7 +44,7 @@ final class SpareReaders {
 extension LogChannel {
     /// Leaves its reader to ``spares`` if another channel may take it up.
     func spareReader() {
-        guard let reader = madeReader, openStart == nil, !isStopped, let spares else { return }
+        guard let reader = madeReader, openStart == nil, !isStopped, let spares, readsChannelStream(reader) else { return }
         madeReader = nil
         spares.keep(reader, header: header, line: readerLine)
     }

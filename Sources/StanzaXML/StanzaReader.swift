@@ -157,11 +157,8 @@ public final class StanzaReader {
     /// right after it is the next of a sequence.
     var followsElement = false
     @exclusivity(unchecked) var streamScope: [NamespaceDeclaration] = []
-    /// The default namespace the start tag of the stream being read declares
-    /// (`nil`: none, or no stream).
-    package var streamDefaultNamespace: String? {
-        inStream ? streamScope.first(where: { $0.prefix == nil })?.uri : nil
-    }
+    /// The namespaces the start tag of the stream being read declares (none: no stream).
+    package var streamDeclarations: [NamespaceDeclaration] { inStream ? streamScope : [] }
     /// The current stream's start tag, as written again for a new parser.
     var streamHeader: [UInt8]?
     /// The stream a damaged stanza was in, to go on with after it.

@@ -114,6 +114,23 @@ final class KeptRecordTests: XCTestCase {
             \(p)RECV: <message id='d'><body>x
             \t</body></message>
             """)
+        // A stream header after text on a later line starts a stream in the channel's
+        // reader alone (where the channel does not look for one): a record kept next is
+        // read in that stream, whose header may declare another namespace or more
+        // prefixes (the log fuzzer's finding, Fuzz/regressions/log).
+        let header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
+        XCTAssertEqual(assertSame("""
+            \(p)RECV: <message id='a'/>
+            \tjunk \(header) xmlns='jabber:server'>
+            \(p)RECV: <presence id='b'/>
+            \tjunk \(header) xmlns='jabber:client' xmlns:x='urn:x'>
+            \(p)RECV: <x:presence id='c'/>
+
+            """), [
+            "stanza 1 in c2s55e8a7f1c3a0 Nov 23 09:30:12 while 1: <message xmlns='jabber:client' id='a'/>",
+            "stanza 3 in c2s55e8a7f1c3a0 Nov 23 09:30:12 while 3: <presence xmlns='jabber:server' id='b'/>",
+            "stanza 5 in c2s55e8a7f1c3a0 Nov 23 09:30:12 while 5: <x:presence xmlns:x='urn:x' id='c'/>",
+        ])
     }
 
     /// Logs made at random of such lines, fed in pieces of random sizes.
@@ -126,6 +143,7 @@ final class KeptRecordTests: XCTestCase {
             "\(p)Client sent opening <stream:stream> to example.com", "\t<message", "\tid='q'/>",
             "\(o)SEND: <message id='o'><body>a &amp; b", "\t&lt;</body></message>", "\t</bdy>", "\t",
             "\(p)RECV: <presence id='r'/>", "\tjunk", "\t</stream:stream>",
+            "\tjunk <stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns='jabber:server'>",
         ]
         var generator = SeededGenerator(seed: 13)
         for _ in 0..<300 {
