@@ -215,33 +215,61 @@ ptrdiff_t stanzaq_find_literals(const uint8_t *base, ptrdiff_t from, ptrdiff_t e
 #endif
 }
 
-#if defined(STANZAQ_HAVE_AVX2_VERSION)
-/// Two blocks of 32 a step, each match subtracting -1 from a byte lane: a lane
-/// holds at most 254 after 127 steps, when the lanes are summed (`vpsadbw`) and emptied.
-__attribute__((target("avx2"))) static ptrdiff_t stanzaq_count_byte_avx2(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
-    ptrdiff_t i = 0, found = 0;
-    const __m256i wanted = _mm256_set1_epi8((char)byte), zero = _mm256_setzero_si256();
-    while (count - i >= 64) {
-        ptrdiff_t steps = (count - i) / 64;
-        if (steps > 127) steps = 127;
-        __m256i lanes = zero;
-        for (; steps > 0; steps--, i += 64) {
-            const __m256i low = _mm256_loadu_si256((const __m256i *)(const void *)(base + i));
-            const __m256i high = _mm256_loadu_si256((const __m256i *)(const void *)(base + i + 32));
-            lanes = _mm256_sub_epi8(lanes, _mm256_cmpeq_epi8(low, wanted));
-            lanes = _mm256_sub_epi8(lanes, _mm256_cmpeq_epi8(high, wanted));
-        }
-        const __m256i sums = _mm256_sad_epu8(lanes, zero);
-        found += _mm256_extract_epi64(sums, 0) + _mm256_extract_epi64(sums, 1)
-            + _mm256_extract_epi64(sums, 2) + _mm256_extract_epi64(sums, 3);
-    }
-    return found + stanzaq_count_byte(base + i, count - i, byte);
+// The count, written once for each vector width: two blocks a step, each
+// match subtracting -1 from a byte lane, so that a lane holds at most 254
+// after 127 steps, when the lanes are summed (`psadbw`) and emptied.
+#define STANZAQ_DEFINE_COUNT_BYTE(NAME, TARGET, VECTOR, WIDTH, LOADU, SET1, ZERO, CMPEQ, SUB, SUM, REST) \
+TARGET static ptrdiff_t NAME(const uint8_t *base, ptrdiff_t count, uint8_t byte) { \
+    ptrdiff_t i = 0, found = 0; \
+    const VECTOR wanted = SET1((char)byte), zero = ZERO(); \
+    while (count - i >= 2 * WIDTH) { \
+        ptrdiff_t steps = (count - i) / (2 * WIDTH); \
+        if (steps > 127) steps = 127; \
+        VECTOR lanes = zero; \
+        for (; steps > 0; steps--, i += 2 * WIDTH) { \
+            lanes = SUB(lanes, CMPEQ(LOADU((const VECTOR *)(const void *)(base + i)), wanted)); \
+            lanes = SUB(lanes, CMPEQ(LOADU((const VECTOR *)(const void *)(base + i + WIDTH)), wanted)); \
+        } \
+        found += SUM(lanes, zero); \
+    } \
+    return found + REST; \
 }
+
+/// The bytes one at a time (after the blocks, or without SSE2).
+static ptrdiff_t stanzaq_count_byte_tail(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
+    ptrdiff_t found = 0;
+    for (ptrdiff_t i = 0; i < count; i++) found += base[i] == byte;
+    return found;
+}
+
+#if defined(__SSE2__)
+static inline ptrdiff_t stanzaq_lane_sum_sse2(__m128i lanes, __m128i zero) {
+    const __m128i sums = _mm_sad_epu8(lanes, zero);
+    return _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+}
+STANZAQ_DEFINE_COUNT_BYTE(stanzaq_count_byte_sse2, , __m128i, 16, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128,
+                          _mm_cmpeq_epi8, _mm_sub_epi8, stanzaq_lane_sum_sse2,
+                          stanzaq_count_byte_tail(base + i, count - i, byte))
 #endif
 
-ptrdiff_t stanzaq_count_byte_long(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
+#if defined(STANZAQ_HAVE_AVX2_VERSION)
+__attribute__((target("avx2"))) static inline ptrdiff_t stanzaq_lane_sum_avx2(__m256i lanes, __m256i zero) {
+    const __m256i sums = _mm256_sad_epu8(lanes, zero);
+    return _mm256_extract_epi64(sums, 0) + _mm256_extract_epi64(sums, 1)
+        + _mm256_extract_epi64(sums, 2) + _mm256_extract_epi64(sums, 3);
+}
+STANZAQ_DEFINE_COUNT_BYTE(stanzaq_count_byte_avx2, __attribute__((target("avx2"))), __m256i, 32, _mm256_loadu_si256,
+                          _mm256_set1_epi8, _mm256_setzero_si256, _mm256_cmpeq_epi8, _mm256_sub_epi8, stanzaq_lane_sum_avx2,
+                          stanzaq_count_byte_sse2(base + i, count - i, byte))
+#endif
+
+ptrdiff_t stanzaq_count_byte(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
 #if defined(STANZAQ_HAVE_AVX2_VERSION)
     if (count >= 256 && __builtin_cpu_supports("avx2")) return stanzaq_count_byte_avx2(base, count, byte);
 #endif
-    return stanzaq_count_byte(base, count, byte);
+#if defined(__SSE2__)
+    return stanzaq_count_byte_sse2(base, count, byte);
+#else
+    return stanzaq_count_byte_tail(base, count, byte);
+#endif
 }

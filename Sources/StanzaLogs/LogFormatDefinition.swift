@@ -36,7 +36,7 @@ protocol LogFormatDefinition {
     /// chunks, Android's logcat lines).
     static var recordSpelling: RecordSpelling? { get }
     /// Bytes that every line a part of the log may start at holds (nbxmpp's
-    /// `::::: DATA `), found by a byte search: a search for the end of a window
+    /// `::::: DATA`), found by a byte search: a search for the end of a window
     /// around a hit (``LogFormat/partStartMarker``) then parses only the lines
     /// that hold them, not each line of the loggers' records between. `nil`:
     /// any line may start a part.

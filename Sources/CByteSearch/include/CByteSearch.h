@@ -86,31 +86,6 @@ static inline ptrdiff_t stanzaq_find_last_byte(const uint8_t *base, ptrdiff_t co
     return -1;
 }
 
-/// How many of the `count` bytes at `base` are `byte`: sixteen at a time,
-/// the matches summed in byte lanes for up to 255 blocks before they could
-/// overflow, then added up (`psadbw`). A line count of a part of the input,
-/// where memchr from one newline to the next costs a call per line.
-static inline ptrdiff_t stanzaq_count_byte(const uint8_t *base, ptrdiff_t count, uint8_t byte) {
-    ptrdiff_t i = 0, found = 0;
-#if defined(__SSE2__)
-    const __m128i wanted = _mm_set1_epi8((char)byte), zero = _mm_setzero_si128();
-    while (count - i >= 16) {
-        ptrdiff_t blocks = (count - i) / 16;
-        if (blocks > 255) blocks = 255;
-        __m128i lanes = zero;
-        for (; blocks > 0; blocks--, i += 16) {
-            const __m128i bytes = _mm_loadu_si128((const __m128i *)(const void *)(base + i));
-            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, wanted));   // a match is -1
-        }
-        const __m128i sums = _mm_sad_epu8(lanes, zero);
-        found += _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
-    }
-#endif
-    for (; i < count; i++) found += base[i] == byte;
-    return found;
-}
-
-
 /// Whether the `length` bytes at `text` are those of `needle`; `caseless`:
 /// ASCII letters in either case.
 static inline int stanzaq_literal_at(const uint8_t *text, const uint8_t *needle, ptrdiff_t length, int caseless) {
@@ -191,10 +166,11 @@ stanzaq_needle stanzaq_needle_make(const uint8_t *bytes, ptrdiff_t length, int c
 ptrdiff_t stanzaq_find_literals(const uint8_t *base, ptrdiff_t from, ptrdiff_t end, const stanzaq_needle *needles,
                                 int count, int *which);
 
-/// As ``stanzaq_count_byte``, for long runs (the line feeds of a part of a log,
-/// or of the bytes between the windows of a selective search): 64 bytes a step
-/// with AVX2 where the processor has it (0.4 instructions a byte with SSE2's
-/// sixteen, 0.1 with it, callgrind).
-ptrdiff_t stanzaq_count_byte_long(const uint8_t *base, ptrdiff_t count, uint8_t byte);
+/// How many of the `count` bytes at `base` are `byte`: a line count of a
+/// part of the input, or of the bytes between the windows of a selective
+/// search, where memchr from one line feed to the next costs a call per line.
+/// 64 bytes a step with AVX2 where the processor has it, else 32 (0.4
+/// instructions a byte with SSE2, 0.1 with AVX2, callgrind).
+ptrdiff_t stanzaq_count_byte(const uint8_t *base, ptrdiff_t count, uint8_t byte);
 
 #endif

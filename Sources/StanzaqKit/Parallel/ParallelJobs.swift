@@ -183,5 +183,5 @@ func firstNewline(in bytes: [UInt8], from: Int) -> Int? {
 /// How many line feeds `bytes` holds.
 func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
-    return stanzaq_count_byte_long(base, bytes.count, 0x0A)
+    return stanzaq_count_byte(base, bytes.count, 0x0A)
 }
