@@ -140,8 +140,9 @@ def hyperfine(commands, runs, warmup=1):
         return [r["median"] for r in json.load(open(out.name))["results"]]
 
 
-def interleaved(commands, runs, warmup=1):
-    """Median wall time of each command, the commands run in turn, round after round.
+def interleaved(commands, runs, warmup=1, rounds=False):
+    """Median wall time of each command, the commands run in turn, round after round
+    (with `rounds`, each command's times, round by round, not their median).
 
     Why not hyperfine: it runs all of one command's runs before the next's, and
     this shared machine drifts by several percent over the minutes a table takes,
@@ -166,7 +167,7 @@ def interleaved(commands, runs, warmup=1):
             subprocess.run(argvs[index], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             if round_ >= warmup:
                 times[index].append(time.perf_counter() - start)
-    return [statistics.median(t) for t in times]
+    return times if rounds else [statistics.median(t) for t in times]
 
 
 def peak_rss_mib(command):
