@@ -90,10 +90,14 @@ extension EjabberdLogParser: LogFormatDefinition {
     /// byte 0x80–0x9F makes numbers of a binary, and UTF-8 writes most
     /// characters past Latin-1 with one). Each term that ends a line is checked.
     /// A needle found in another message (ejabberd's debugging terms of the
-    /// stanzas it routes) is not the data of a record.
+    /// stanzas it routes) is not the data of a record. (The marks are a `>` that
+    /// ends a line, the check wants `>>`: searched for by its two rarest bytes,
+    /// `>>\n` was searched for by `>>`, which ejabberd's debugging terms hold a
+    /// hundred thousand times in 10 MB, against a few thousand lines that end
+    /// with `>`; checking those candidates was a third of a selective search, callgrind.)
     static let recordSpelling: RecordSpelling? = RecordSpelling(
         spellings: { ErlangTermSpelling.spellings($0) },
-        marks: [Array(">>\n".utf8), Array(">>\r\n".utf8)],
+        marks: [Array(">\n".utf8), Array(">\r\n".utf8)],
         mustRead: { mustRead($0, $1) },
         mayBeStanzaBytes: { mayBeStanzaBytes($0) })
 

@@ -23,6 +23,8 @@ extension EjabberdLogParser {
         // The line's end: its line feed, or a carriage return before it.
         let end = bytes.count >= 2 && bytes[bytes.count - 2] == 0x0D ? bytes.count - 2 : bytes.count - 1
         let close = end - 2         // `>>`
+        // (The mark is a line's last `>`: a term ends with two.)
+        guard close > 0, bytes[close] == 0x3E else { return false }
         let lineStart = bytes.lastIndex(of: 0x0A, before: close).map { $0 + 1 } ?? 0
         let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<end])
         if line.firstRange(of: " XML on stream = <<\"") != nil {
