@@ -98,7 +98,7 @@ public final class LogCutScanner {
         // What is carried changes along the part (tshark's `Filter:` of each
         // stream followed): each header is read with what is carried up to its line.
         var from = 0, noted = 0
-        while let hit = part.offset(of: "<stream:stream", from: from) {
+        while let hit = part.offset(of: .streamStart, from: from) {
             let line = lineStart(in: part, before: hit)
             if line > noted {
                 carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted..<line]), from: carried)
@@ -217,11 +217,25 @@ extension UnsafeBufferPointer where Element == UInt8 {
     /// log, not a line (CByteSearch's search of many bytes at once, AVX2's 32
     /// where the processor has it: SSE2's 16 cost half the instructions of the
     /// producer of a parallel read of nbxmpp's log, callgrind).
-    func offset(of needle: StaticString, from: Int) -> Int? {
+    func offset(of needle: StaticNeedle, from: Int) -> Int? {
         guard let base = baseAddress, from < count else { return nil }
-        var described = stanzaq_needle_make(needle.utf8Start, needle.utf8CodeUnitCount, 0)
+        var described = needle.described
         var which: Int32 = -1
         let found = stanzaq_find_literals(base, from, count, &described, 1, &which)
         return found < count ? found : nil
     }
+}
+
+/// A literal of the code, described for ``stanzaq_find_literals`` once (its
+/// two rarest bytes chosen, ``stanzaq_needle_make``) rather than at each
+/// search: 500 instructions a search, 2% of the producer of a parallel read of
+/// tshark's output, which searches for each stream header (callgrind).
+struct StaticNeedle: @unchecked Sendable {   // (its bytes are a StaticString's: immutable, never freed)
+    let described: stanzaq_needle
+
+    init(_ literal: StaticString) {
+        described = stanzaq_needle_make(literal.utf8Start, literal.utf8CodeUnitCount, 0)
+    }
+
+    static let streamStart = StaticNeedle("<stream:stream")
 }

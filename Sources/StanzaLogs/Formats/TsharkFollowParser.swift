@@ -116,11 +116,13 @@ extension TsharkFollowParser: LogFormatDefinition {
         noted: [Array("Filter: ".utf8)],
         walk: { TsharkChunkWalk() })
 
+    private static let filterLine = StaticNeedle("Filter: ")
+
     /// The session of the last `Filter:` line (a follow of another stream starts anew).
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState {
         var found = state
         var index = 0
-        while let start = part.offset(of: "Filter: ", from: index) {
+        while let start = part.offset(of: filterLine, from: index) {
             let end = part.firstIndex(of: 0x0A, from: start) ?? part.count
             if start == 0 || part[start - 1] == 0x0A {
                 let line = UnsafeBufferPointer(rebasing: part[start..<end])
