@@ -94,19 +94,24 @@ check: test-deps build
 test: check
 	$(MAKE) fuzz-quick
 
-# Fuzzing with the toolchain's libFuzzer and AddressSanitizer. A target is the
-# library sources (StanzaXML, StanzaLogs, StanzaQuery) and one entry file of Fuzz/ compiled into one module with
-# swiftc (SwiftPM would want a `main` for it in every build). Seeds come from
-# the tests, the documentation, the examples and the shared corpus ($(SHARED),
-# beside the repository as on CI); what the fuzzers find stays in .build-fuzz/.
+# Fuzzing with the toolchain's libFuzzer and AddressSanitizer. The library
+# sources (StanzaXML, StanzaLogs, StanzaQuery) are compiled once, with the
+# sanitizers, into one module, StanzaFuzz (a static library; -enable-testing
+# lets each target reach what the library keeps internal); each target is one
+# entry file of Fuzz/ linked to it. (SwiftPM would want a `main` for the fuzzers
+# in every build.) Seeds come from the tests, the documentation, the examples
+# and the shared corpus ($(SHARED), beside the repository as on CI); what the
+# fuzzers find stays in .build-fuzz/.
 SWIFTC             ?= swiftc
 SHARED             ?= ../shared
 FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
+FUZZ_JOBS          ?= $(shell nproc)
 LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery -name '*.swift' | sort)
-FUZZ_SWIFTFLAGS     = -parse-as-library -O -g -sanitize=fuzzer,address -use-ld=lld -module-name StanzaFuzz -package-name stanzaq \
-	-I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
-	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n)) -lxml2 -licui18n -licuuc -lz
+FUZZ_SANITIZE       = -O -g -sanitize=fuzzer,address -package-name stanzaq
+FUZZ_INCLUDES       = -I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
+	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n))
+FUZZ_LIBRARY        = $(FUZZ_DIR)/lib/libStanzaFuzz.a
 
 # The C of Sources/CICU (ICU's regular expressions), Sources/CCrypto
 # (SHA-256) and Sources/CByteSearch (the searches not inlined from its header),
@@ -124,17 +129,22 @@ $(FUZZ_DIR)/CByteSearch.o: Sources/CByteSearch/CByteSearch.c Sources/CByteSearch
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CByteSearch/include -c $< -o $@
 
-$(FUZZ_DIR)/query-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/QueryFuzzer.swift
-	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/QueryFuzzer.swift -o $@
+# The library, once for the three targets.
+$(FUZZ_LIBRARY): $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h
+	@mkdir -p $(FUZZ_DIR)/lib
+	$(SWIFTC) -parse-as-library $(FUZZ_SANITIZE) -enable-testing -module-name StanzaFuzz $(FUZZ_INCLUDES) -j$(FUZZ_JOBS) \
+		-emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/lib/StanzaFuzz.swiftmodule \
+		$(LIBRARY_SOURCES) -o $@
 
-$(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/ReaderFuzzer.swift
-	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/ReaderFuzzer.swift -o $@
-
-$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift
-	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift -o $@
+# A target: its entry file, linked to the library (-module-name: the file's name).
+FUZZ_LINK = $(SWIFTC) -parse-as-library $(FUZZ_SANITIZE) -use-ld=lld -module-name $(basename $(notdir $<)) $(FUZZ_INCLUDES) \
+	-I $(FUZZ_DIR)/lib $< $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS) -lxml2 -licui18n -licuuc -lz -o $@
+$(FUZZ_DIR)/query-fuzzer: Fuzz/QueryFuzzer.swift $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS)
+	$(FUZZ_LINK)
+$(FUZZ_DIR)/reader-fuzzer: Fuzz/ReaderFuzzer.swift $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS)
+	$(FUZZ_LINK)
+$(FUZZ_DIR)/log-fuzzer: Fuzz/LogFuzzer.swift $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS)
+	$(FUZZ_LINK)
 
 fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer $(FUZZ_DIR)/log-fuzzer
 

@@ -15,6 +15,7 @@
 //   one reader), the parts' stanzas and damage are exactly the whole log's.
 
 import Foundation
+@testable import StanzaFuzz
 
 /// A stanza as the output shows it: its XML and its fields.
 private func render(_ element: Element, _ source: StanzaSource) -> String {

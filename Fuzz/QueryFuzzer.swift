@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as a query (and format arguments),
 // compiled, explained and evaluated on a fixed stanza. Built by `make fuzz`
-// together with the StanzaQuery sources into one module (see the Makefile).
+// linked to the library compiled once for the fuzzers (see the Makefile).
 //
 // Input: QUERY [NUL ARGUMENT]... — the bytes before the first NUL are the
 // query, each further NUL-separated piece a format argument, so that the
@@ -8,6 +8,7 @@
 // line would see it after the shell.
 
 import Foundation
+@testable import StanzaFuzz
 
 /// A stanza with something for every construct: a stream's namespaces, a
 /// prefixed attribute, text and CDATA, a multi-item data form, dates,

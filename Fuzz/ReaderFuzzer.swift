@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as input to the stanza reader, with a
 // fixed set of queries evaluated on every stanza, as the command line does.
-// Built by `make fuzz` together with the StanzaQuery sources into one module.
+// Built by `make fuzz`, linked to the library compiled once for the fuzzers.
 //
 // Beyond "no crash, no hang", it checks what the reader promises:
 // - feeding the input at once or in small pieces gives the same stanzas, and
@@ -13,6 +13,7 @@
 //   well-formed, and within the reader's limits, does not depend on the query.
 
 import Foundation
+@testable import StanzaFuzz
 
 private let queries: [Query] = [
     "",                                        // every stanza itself
