@@ -156,16 +156,17 @@ fuzz: fuzz-build fuzz-seeds
 	Fuzz/run.sh reader $(FUZZ_SECONDS)
 	Fuzz/run.sh log $(FUZZ_SECONDS)
 
-# What `make test` runs: the regression inputs, then a fixed number of runs of
-# each target from seed 1 — the same runs on every machine, so that a red run
-# is a bug anyone can reproduce, never a known one found by chance. CI runs
-# more of them (.ci/run). Random fuzzing, which finds new bugs, is `make fuzz`;
-# each finding becomes an input in Fuzz/regressions/TARGET and a test.
+# What `make test` runs: the regression inputs, then every seed and a fixed set
+# of FUZZ_QUICK_RUNS mutants of them (Fuzz/mutate.py), each run once — the same
+# inputs on every run and every machine, so that a red run is a bug anyone can
+# reproduce, never a known one found by chance. CI runs more of them (.ci/run).
+# Random fuzzing, which finds new bugs, is `make fuzz`; each finding becomes an
+# input in Fuzz/regressions/TARGET and a test.
 FUZZ_QUICK_RUNS ?= 2000
 fuzz-quick: fuzz-build fuzz-seeds
-	Fuzz/run.sh query runs=$(FUZZ_QUICK_RUNS) --quiet
-	Fuzz/run.sh reader runs=$(FUZZ_QUICK_RUNS) --quiet
-	Fuzz/run.sh log runs=$(FUZZ_QUICK_RUNS) --quiet
+	Fuzz/run.sh query mutants=$(FUZZ_QUICK_RUNS) --quiet
+	Fuzz/run.sh reader mutants=$(FUZZ_QUICK_RUNS) --quiet
+	Fuzz/run.sh log mutants=$(FUZZ_QUICK_RUNS) --quiet
 
 # BENCH_MB (default 200) sizes the large input, BENCH_RUNS (default 5) the runs per command;
 # BENCH_ONLY=startup measures start-up and binary size alone.

@@ -1,13 +1,16 @@
 #!/bin/sh
 # Runs one fuzz target (see `make fuzz`, `make fuzz-quick`):
 #   Fuzz/run.sh TARGET SECONDS [--quiet]     random fuzzing for SECONDS
-#   Fuzz/run.sh TARGET runs=N [--quiet]      N runs from seed 1: the same runs
-#                                            on every machine (what CI does)
+#   Fuzz/run.sh TARGET mutants=N [--quiet]   every seed and N fixed mutants of
+#                                            them, each run once: the same
+#                                            inputs and verdict on every run and
+#                                            machine (what make test and CI do)
 # TARGET is query, reader or log: .build-fuzz/TARGET-fuzzer, its dictionary
 # Fuzz/TARGET.dict, seeds in .build-fuzz/seeds/TARGET. Random fuzzing keeps
-# the inputs it finds in .build-fuzz/corpus/TARGET for the next run; a fixed
-# run starts from the seeds alone, in a fresh folder. First, each input in
-# Fuzz/regressions/TARGET is replayed. A crash, a leak, a broken check, a
+# the inputs it finds in .build-fuzz/corpus/TARGET for the next run. The fixed
+# mutants are written by Fuzz/mutate.py (libFuzzer's own exploration from a
+# fixed seed is not reproducible from one run to the next). First, each input
+# in Fuzz/regressions/TARGET is replayed. A crash, a leak, a broken check, a
 # time-out (30 s for one input) or running out of memory (2 GiB) fails, with
 # the input saved as .build-fuzz/crashes/TARGET-*. --quiet keeps libFuzzer's
 # progress in .build-fuzz/TARGET.log and prints only the last status line.
@@ -47,10 +50,28 @@ if [ -n "$regressions" ]; then
 fi
 
 case $amount in
-    runs=*)
-        corpus=$(mktemp -d "$dir/corpus-$target-XXXXXX")
-        echo "fuzz $target: ${amount#runs=} runs from seed 1"
-        set -- "$dir/$target-fuzzer" -seed=1 -runs="${amount#runs=}" $limits ;;
+    mutants=*)
+        # Each seed and each mutant once, as the regressions are replayed, in
+        # batches (a command line has a limit); the first failing input is kept.
+        mutants=$dir/mutants/$target
+        rm -rf "$mutants"
+        python3 Fuzz/mutate.py "$dir/seeds/$target" "$mutants" "${amount#mutants=}" "$max_len" "Fuzz/$target.dict" || exit 1
+        echo "fuzz $target: $(ls "$dir/seeds/$target" | wc -l) seeds and ${amount#mutants=} fixed mutants"
+        : >"$log"
+        status=0
+        for batch_dir in "$dir/seeds/$target" "$mutants"; do
+            find "$batch_dir" -type f -print0 | sort -z | xargs -0 -n 500 sh -c '"$0" "$@" >>"'"$log"'" 2>&1 || exit 255' \
+                "$dir/$target-fuzzer" $limits || { status=1; break; }
+        done
+        if [ "$status" != 0 ]; then
+            failed=$(grep -E '^Running: ' "$log" | tail -n 1 | sed 's/^Running: //')
+            [ -n "$failed" ] && cp "$failed" "$dir/crashes/$target-$(basename "$failed")"
+            echo "fuzz $target FAILED on $failed (kept in $dir/crashes/); the end of $log:" >&2
+            tail -n 60 "$log" >&2
+            exit 1
+        fi
+        echo "fuzz $target: $(grep -c '^Executed ' "$log") inputs run, none failed"
+        exit 0 ;;
     *)
         corpus=$dir/corpus/$target
         echo "fuzz $target for $amount s"
@@ -65,7 +86,6 @@ else
     { "$@" 2>&1; echo $? >"$dir/$target.status"; } | tee "$log"
     status=$(cat "$dir/$target.status")
 fi
-case $amount in runs=*) rm -rf "$corpus" ;; esac
 grep -E '^#[0-9]+[[:space:]]+(DONE|pulse)' "$log" | tail -n 1
 grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log"
 if [ "$status" != 0 ]; then
