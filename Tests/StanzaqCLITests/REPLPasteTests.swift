@@ -76,4 +76,56 @@ final class REPLPasteTests: XCTestCase {
         repl.expect("t1\r\n")
         XCTAssertEqual(repl.endWithControlD(), 0)
     }
+
+    // Issue 43, item 7: LF ends a line as CR does, the last line of a paste included
+    // (Ctrl-J, or a program that writes lines ending in LF to the terminal).
+
+    private let streamWithLineFeeds = "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message id='s1' type='normal'/>\n"
+
+    func testBurstPasteEndingInLineFeedsEndsWithThePaste() throws {
+        let repl = try start(terminal: "dumb")
+        repl.expect("stanzaq> ")
+        repl.send(streamWithLineFeeds)
+        repl.expect("...> <message id='s1' type='normal'/>\r\nloaded 1 stanza; current: 19 <message>\r\nstanzaq> ")
+        repl.send(":output json\n")
+        repl.expect(":output json\r\noutput: json\r\nstanzaq> ")
+        repl.send("/@type\n")
+        repl.expect("/@type\r\n\"normal\"\r\nstanzaq> ")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    func testBracketedPasteEndingInLineFeedsEndsWithThePaste() throws {
+        let repl = try start(terminal: "xterm")
+        repl.expect("stanzaq> ")
+        repl.send("\u{1B}[200~" + streamWithLineFeeds + "\u{1B}[201~")
+        repl.expect("loaded 1 stanza; current: 19 <message>\r\n")
+        repl.expect("stanzaq> ")
+        repl.send(":output json\n")
+        repl.expect("output: json\r\n")
+        repl.expect("stanzaq> ")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    func testPastedStanzaWhoseLastLineEndsInALineFeedIsLoaded() throws {
+        let repl = try start(terminal: "dumb")
+        repl.expect("stanzaq> ")
+        repl.send("<message id='lf'>\r<body>x</body>\r</message>\n")
+        repl.expect("...> </message>\r\nloaded 1 stanza; current: 19 <message>\r\nstanzaq> ")
+        repl.send(":output json\n")
+        repl.expect(":output json\r\noutput: json\r\nstanzaq> ")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
+
+    func testLinesTypedWithControlJAreLinesAsWithReturn() throws {
+        let repl = try start(terminal: "xterm")
+        repl.expect("stanzaq> ")
+        repl.send("<message id='typed'>\n")
+        repl.expect("...> ")
+        repl.send("</message>\n")
+        repl.expect("loaded 1 stanza; current: 19 <message>\r\n")
+        repl.expect("stanzaq> ")
+        repl.send("/@id\n")
+        repl.expect("typed\r\n")
+        XCTAssertEqual(repl.endWithControlD(), 0)
+    }
 }
