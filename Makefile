@@ -2,7 +2,7 @@
 #
 #   make demo      install what is missing, build, and run stanzaq on an example
 #   make check     the unit and command-line tests (the latter run the release
-#                  binary, the one users run)
+#                  binary, the one users run); TESTS=REGEX: only those that match
 #   make test      make check, then the fuzz targets' regression inputs and
 #                  FUZZ_QUICK_RUNS (default 2000) runs of each from seed 1:
 #                  what CI runs, with more runs
@@ -86,10 +86,14 @@ demo: build
 # peak memory (ru_maxrss) as at least the peak of the process that spawned it,
 # and the library's tests, run inside the test process, take it to 160 MiB; the
 # command-line tests check that a child stays under 200 MiB.
+#
+# TESTS=REGEX runs only the tests whose names match (swift test's --filter):
+# `make check TESTS=LogParallel` after a change in a log format.
+TESTS ?=
 check: test-deps build
 	$(SWIFT) build --build-tests
-	STANZAQ_BINARY="$(CURDIR)/$(RELEASE)" $(SWIFT) test --skip-build --skip StanzaqCLITests
-	STANZAQ_BINARY="$(CURDIR)/$(RELEASE)" $(SWIFT) test --skip-build --filter StanzaqCLITests
+	STANZAQ_BINARY="$(CURDIR)/$(RELEASE)" $(SWIFT) test --skip-build --skip StanzaqCLITests $(if $(TESTS),--filter '$(TESTS)')
+	STANZAQ_BINARY="$(CURDIR)/$(RELEASE)" $(SWIFT) test --skip-build --filter 'StanzaqCLITests\.$(if $(TESTS),.*($(TESTS)))'
 
 test: check
 	$(MAKE) fuzz-quick
