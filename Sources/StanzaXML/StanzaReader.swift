@@ -236,6 +236,8 @@ public final class StanzaReader {
     @exclusivity(unchecked) var stanzaAttributes = 0
     /// The start tag libxml2 holds back unread, counted (see StanzaReader+Limits.swift).
     var tagScan = TagScan(start: -1)
+    /// The start tag libxml2 holds back, looked at for a `<` that cuts it (see StanzaReader+HeldTag.swift).
+    var heldTagScan = HeldTagScan()
     let names = NameCache()
 
     /// Creates a reader.
