@@ -17,6 +17,10 @@ its goal. BENCH_ONLY=startup runs that part alone (seconds, not minutes).
 Real shapes (issue 30, benchmarks/speed.py): the logs real software wrote and a
 million small stanzas, against --threads 1, grep, rg and xmllint, each goal
 with its ratio. BENCH_ONLY=speed runs that part alone.
+
+Damaged input (issue 43, benchmarks/damage.py): cut start tags and ejabberd records
+that each open a start tag, as rates against an undamaged log's. BENCH_ONLY=damage
+runs that part alone.
 """
 import glob
 import hashlib
@@ -32,6 +36,7 @@ import sys
 import tempfile
 import time
 
+import damage
 import speed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -244,6 +249,9 @@ def main():
     if os.environ.get("BENCH_ONLY") == "startup":
         print("\n".join(["| start-up and size | value |", "|---|---:|"] + startup_and_size()))
         return
+    if os.environ.get("BENCH_ONLY") == "damage":
+        print("\n".join(damage.run(BIN, DATA, RUNS, interleaved, q, make_log(20)[0])), flush=True)
+        return
     if os.environ.get("BENCH_ONLY") == "speed":
         os.makedirs(DATA, exist_ok=True)
         print("\n".join(speed.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)), flush=True)
@@ -319,6 +327,7 @@ def main():
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
     lines += ["", "| start-up and size | value |", "|---|---:|"] + lean
     lines += [""] + real_shapes
+    lines += [""] + damage.run(BIN, DATA, RUNS, interleaved, q, log_small)
     lines += ["", "| log benchmark | value |", "|---|---:|",
               f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",
               f"| stanzaq body# on the same stanzas as XML ({log_xml_size:.0f} MB), median | {log_medians[1]:.3f} s ({log_xml_size / log_medians[1]:.1f} MB/s) |",

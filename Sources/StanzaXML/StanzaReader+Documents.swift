@@ -60,6 +60,7 @@ extension StanzaReader {
             let chunk = UnsafeRawPointer(all.baseAddress! + (start - retainedBase))
             _ = xmlParseChunk(context, chunk.assumingMemoryBound(to: CChar.self), Int32(count), 0)
         }
+        readCutHeldTag()
     }
 
     /// Acts on what the callbacks found: damage, or the end of a document.
@@ -197,6 +198,7 @@ extension StanzaReader {
         restartsStream = false
         stanzasInDocument = 0
         tagScan = TagScan(start: -1)
+        heldTagScan = HeldTagScan()
         finishing = false
         pieceSize = sequence ? Self.maximumPiece : 256
         stanzaLocalName = nil

@@ -125,6 +125,18 @@ extension StanzaReader {
         return count
     }
 
+    /// Where a text node passes ``maximumTextLength``: its first byte past the
+    /// limit, counted in input bytes from where the text starts. libxml2 hands
+    /// text over in pieces whose ends depend on where the reads ended, so its
+    /// own position when the count passed the limit did too.
+    func textLimitPosition() -> InputPosition {
+        // libxml2 is at the `>` of the start tag before the text (or just after an
+        // end tag's): the text starts after the first `>` from the byte before.
+        var start = max(textAnchor - 1, retainedBase)
+        while start < inputLength && retained[start - retainedBase] != UInt8(ascii: ">") { start += 1 }
+        return position(of: min(start + 1 + Self.maximumTextLength, inputLength))
+    }
+
     private func equalsSigns(in bytes: UnsafeBufferPointer<UInt8>, from index: Int, count: Int) -> Int {
         var found = 0
         for byte in bytes[index..<(index + count)] where byte == UInt8(ascii: "=") { found += 1 }

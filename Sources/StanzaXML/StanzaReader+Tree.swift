@@ -27,6 +27,7 @@ extension StanzaReader {
         let depth = documentDepth
         documentDepth += 1
         textLength = 0
+        textAnchor = consumedOffset()
         if documentDepth - (inSequence ? 1 : 0) > Self.maximumDepth {
             damageHere("elements nested deeper than \(Self.maximumDepth) levels (libxml2's limit)")
             return
@@ -226,6 +227,7 @@ extension StanzaReader {
         guard pendingDamage == nil, resetOffset == nil else { return }
         documentDepth -= 1
         textLength = 0
+        textAnchor = consumedOffset()
         let stanzaDepth = inStream || inSequence ? 1 : 0
         if stanzaLocalName != nil && sameNamespaceDepth > documentDepth - stanzaDepth {
             sameNamespaceDepth = documentDepth - stanzaDepth
@@ -285,7 +287,8 @@ extension StanzaReader {
         // to each text node, built or not (the same input is well-formed whatever the query).
         textLength += Int(count)
         if textLength > Self.maximumTextLength {
-            damageHere("text longer than \(Self.maximumTextLength) bytes (libxml2's limit)")
+            let place = textLimitPosition()
+            damage(line: place.line, column: place.column, "text longer than \(Self.maximumTextLength) bytes (libxml2's limit)")
             pendingText.removeAll()
             return
         }

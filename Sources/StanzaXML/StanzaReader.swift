@@ -226,6 +226,9 @@ public final class StanzaReader {
     @exclusivity(unchecked) var pendingText: [UInt8] = []
     /// The length of the current text node so far (see StanzaReader+Limits.swift).
     @exclusivity(unchecked) var textLength = 0
+    /// Where libxml2 was when the current text node's count began: at the `>` that
+    /// ends a start tag, or just after an end tag (see ``textLimitPosition()``).
+    @exclusivity(unchecked) var textAnchor = 0
     /// How deep the reader is inside elements it does not build.
     @exclusivity(unchecked) var skipped = 0
     /// The names of the elements not built that are open, innermost last (for
@@ -236,6 +239,8 @@ public final class StanzaReader {
     @exclusivity(unchecked) var stanzaAttributes = 0
     /// The start tag libxml2 holds back unread, counted (see StanzaReader+Limits.swift).
     var tagScan = TagScan(start: -1)
+    /// The start tag libxml2 holds back, looked at for a `<` that cuts it (see StanzaReader+HeldTag.swift).
+    var heldTagScan = HeldTagScan()
     let names = NameCache()
 
     /// Creates a reader.
