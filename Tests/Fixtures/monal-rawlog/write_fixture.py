@@ -247,12 +247,12 @@ class Conn:
                    "-[xmpp logStanza:withPrefix:]", 3342)
 
     def transaction(self, xml, phase):
-        """Verbose lines around every parsed stanza, -[xmpp prepareXMPPParser] xmpp.m:1365-1382"""
+        """Verbose lines around every parsed stanza, -[xmpp prepareXMPPParser] xmpp.m:1375, 1383"""
         m = "-[xmpp prepareXMPPParser]"
         if phase == "starting":
-            self.p.log(self.recvq, VERBOSE, "Starting transaction for: %@", [xml], XMPP_M, block(m, 4), 1373)
+            self.p.log(self.recvq, VERBOSE, "Starting transaction for: %@", [xml], XMPP_M, block(m, 4), 1375)
         else:
-            self.p.log(self.recvq, VERBOSE, "Ended transaction for: %@", [xml], XMPP_M, block(m, 4), 1381)
+            self.p.log(self.recvq, VERBOSE, "Ended transaction for: %@", [xml], XMPP_M, block(m, 4), 1383)
 
     def recv(self, xml, truth=None, with_transaction=False):
         """-[xmpp processInput:withDelayedReplay:] xmpp.m:1789"""
@@ -296,7 +296,7 @@ def login(c, domain, bind_id, roster_id, rname_items, with_sasl=True):
     """Stream start, SASL (left out for account 2 to keep the file small), bind, smacks enable,
     roster get, initial presence."""
     c.info("Creating account %@ with id %@", [c.aid, c.iid],
-           "-[xmpp initWithServer:andIdentity:andAccountID:]", 185, ctx=c.p.main)
+           "-[xmpp initWithServer:andIdentity:andAccountID:]", 185, ctx=c.p.main, flag=VERBOSE)
     c.idempotent_send("<?xml version='1.0'?>")
     c.idempotent_send(stream_header(c, domain))
     if with_sasl:
@@ -456,7 +456,7 @@ def build():
     startup(appex, appex.main, container, version)
     n1 = Conn(appex, "1", "0d15ea5e", "alice@example.org", "Monal-iOS.4B1C", "40307", "40308")
     n1.info("Creating account %@ with id %@", [n1.aid, n1.iid],
-            "-[xmpp initWithServer:andIdentity:andAccountID:]", 185, ctx=appex.main)
+            "-[xmpp initWithServer:andIdentity:andAccountID:]", 185, ctx=appex.main, flag=VERBOSE)
     n1.info("Called from extension: CSI inactive", [], "-[xmpp setupObjects]", 301, ctx=appex.main, flag=VERBOSE)
     n1.idempotent_send("<?xml version='1.0'?>")
     n1.idempotent_send(stream_header(n1, "example.org"))
