@@ -287,6 +287,13 @@ public final class LogReader {
         lineNumber = linesBefore
     }
 
+    /// Numbers the next line read `number`, whatever the lines before: the log's
+    /// lines are an envelope's entries (``EnvelopeReader``), and stanzas and
+    /// damage are placed at the input's lines.
+    public func numberNextLine(_ number: Int) {
+        lineNumber = number - 1
+    }
+
     /// Says that no more input is coming for now (a followed log is idle):
     /// start tags still waiting for their whole stanza are handed over as they are.
     public func idle() {

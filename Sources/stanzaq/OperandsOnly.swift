@@ -91,6 +91,7 @@ extension InputOptions {
         options.globs = []
         options.log = nil
         options.xml = false
+        options.envelope = nil
         options.direction = nil
         options.fields = nil
         options.lineNumber = false

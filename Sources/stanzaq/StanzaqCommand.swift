@@ -230,6 +230,7 @@ struct StanzaqCommand: ParsableCommand {
         options.namespaceAliases = query.queryOptions.namespaces
         options.fields = input.fieldNames
         options.input = input.inputKind
+        (options.envelope, options.recognisesEnvelopes) = input.envelopeChoice
         options.direction = input.direction
         options.follow = input.follow
         environment.output.lineBuffered = format.lineBuffered || environment.stdoutIsTerminal || input.follow

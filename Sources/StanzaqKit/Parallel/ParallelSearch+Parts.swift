@@ -56,6 +56,15 @@ extension ParallelSearch {
         return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
     }
 
+    /// Whether an input that starts with `buffer` is read in an envelope.
+    private func isEnveloped(_ buffer: [UInt8]) -> Bool {
+        if options.envelope != nil { return true }
+        guard options.recognisesEnvelopes, options.input != .xml else { return false }
+        let head = Array(buffer.prefix(4096))
+        guard case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: head.count < 4096) }) else { return false }
+        return true
+    }
+
     /// Cuts the file at `path` into parts, if it is an XMPP stream, a top-level
     /// sequence of stanzas or a log that can be; false if it is to be searched whole.
     func split(_ path: String) -> Bool {
@@ -72,7 +81,8 @@ extension ParallelSearch {
         let blockSize = 1 << 16
         let buffer = readBlock(fd, at: 0, size: blockSize)
         // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
-        if buffer.starts(with: [0x1F, 0x8B]) {
+        // A log in an envelope is read whole too (its sources' lines interleave).
+        if buffer.starts(with: [0x1F, 0x8B]) || isEnveloped(buffer) {
             close(fd)
             return false
         }

@@ -6,15 +6,15 @@ extension SearchOptions {
     /// XML input has only a line; only archive rows have columns, and they have
     /// no direction. `format`: the log's format, `nil` for XML input. Warnings
     /// only: the fields are printed empty, and the stanzas are left out.
-    func inputWarnings(file: String, format: LogFormat?) -> [Diagnostic] {
+    func inputWarnings(file: String, format: LogFormat?, envelope: Envelope? = nil) -> [Diagnostic] {
         let shown = file.shownFileName
         var warnings: [Diagnostic] = []
         let archive = format == .json || format == .tsv
         let missing = fields.filter { field in
             switch field {
             case .line: return false
-            case .time, .direction, .session: return format == nil
-            case .column: return !archive
+            case .time, .direction, .session: return format == nil && envelope == nil
+            case .column: return !archive && envelope == nil
             }
         }
         if !missing.isEmpty {

@@ -22,6 +22,7 @@ extension InputSearch {
                 do { return try feedRaw(chunk) } catch { failure = error; return false }
             }, idle: {
                 logReader?.idle()
+                envelopeReader?.idle()
                 do { try sink.flush() } catch { outputError = error as? OutputError }
             }, newFile: { lines in
                 if stream == nil { start = [] }
@@ -60,6 +61,21 @@ extension InputSearch {
         if let stream {
             try stream.feed(bytes)
             return !stream.isStopped && outputError == nil
+        }
+        if !envelopeDecided {
+            guard try recogniseEnvelope(bytes, atEnd: atEnd) else { return true }
+            if stream != nil {
+                let held = start
+                start = []
+                if try !held.withUnsafeBytes({ try feed($0) }) { return false }
+                return try feed(bytes)
+            }
+            if !start.isEmpty {
+                let held = start
+                start = []
+                if try !held.withUnsafeBytes({ try feed($0, atEnd: atEnd && bytes.isEmpty) }) { return false }
+                return bytes.isEmpty ? true : try feed(bytes, atEnd: atEnd)
+            }
         }
         // A part that continues an XMPP stream, or a log, is read as the parts before it.
         let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
@@ -104,6 +120,41 @@ extension InputSearch {
         }
         stream!.depthLimit = plan.depth
         stream!.childSelection = plan.children
+    }
+
+    /// Looks at the input's first bytes for an envelope (stanzaq(1), ENVELOPES):
+    /// true once decided (``envelopeReader`` made if there is one; the bytes
+    /// held in ``start`` are to be read), false while more bytes are needed.
+    private func recogniseEnvelope(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) throws -> Bool {
+        var found = options.envelope
+        if found == nil {
+            var head = start
+            head.append(contentsOf: bytes.prefix(max(0, 4096 - head.count)))
+            let whole = atEnd && head.count == start.count + bytes.count
+            switch head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: whole) }) {
+            case nil:
+                start.append(contentsOf: bytes)
+                return false
+            case .some(let envelope):
+                found = envelope
+            }
+        }
+        envelopeDecided = true
+        guard let envelope = found else { return true }
+        let plan = searcher.readPlan(for: sink) { [unowned(unsafe) self] in decisions.record($0, hasResult: $1) }
+        var format: LogFormat?
+        if case .log(let given)? = options.input { format = given }
+        let reader = EnvelopeReader(envelope: envelope, format: format, defaultNamespace: options.defaultNamespace,
+                                    handler: { [unowned(unsafe) self] in take($0, $1) },
+                                    damage: { [unowned(unsafe) self] damage in
+                                        guard outputError == nil else { return }
+                                        _ = reportDamage(line: damage.line, column: damage.column, damage.message)
+                                    })
+        reader.depthLimit = plan.depth
+        reader.childSelection = plan.children
+        envelopeReader = reader
+        stream = reader
+        return true
     }
 
     private func makeXMLReader() -> StanzaReader {

@@ -39,6 +39,9 @@ final class InputSearch<Sink: SearchSink> {
     // object's every retain and release takes the slow path, 10% of a search.)
     var xmlReader: StanzaReader?
     var logReader: LogReader?
+    var envelopeReader: EnvelopeReader?
+    /// Whether the input was looked at for an envelope (only a whole input is in one).
+    var envelopeDecided: Bool
     /// The one of them that reads the input, once it is recognised.
     var stream: (any StanzaStream)?
     /// The first bytes, kept until they tell what the input is.
@@ -66,6 +69,7 @@ final class InputSearch<Sink: SearchSink> {
         linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
         warned = part.map { $0.offset > 0 || $0.silentThrough > 0 } ?? false
         decompressed = part == nil ? DecompressedInput() : nil
+        envelopeDecided = part != nil || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
     }
 
     /// Searches the input; returns how many of its stanzas counted, and for a
@@ -88,6 +92,7 @@ final class InputSearch<Sink: SearchSink> {
             xmlReader = nil
             if let scratch = logReader?.scratch { searcher.logScratch = scratch }
             logReader = nil
+            envelopeReader = nil
             stream = nil
         }
         do {
@@ -147,8 +152,8 @@ final class InputSearch<Sink: SearchSink> {
     }
 
     /// The input's warnings (a field or `--direction` it cannot have), once.
-    func warn(_ format: LogFormat?) {
-        if !warned { options.inputWarnings(file: name, format: format).forEach(evaluator.diagnostics.report) }
+    func warn(_ format: LogFormat?, envelope: Envelope? = nil) {
+        if !warned { options.inputWarnings(file: name, format: format, envelope: envelope).forEach(evaluator.diagnostics.report) }
         warned = true
     }
 
@@ -185,6 +190,7 @@ final class InputSearch<Sink: SearchSink> {
             return (count, clean && number - part.stanzasBefore == expected)
         }
         if let format = logReader?.format { warn(format) }
+        if let envelopeReader { warn(envelopeReader.formats.first, envelope: envelopeReader.envelope) }
         if !Interruption.isRequested { try sink.endInput(name, count: count) }
         return (count, true)
     }

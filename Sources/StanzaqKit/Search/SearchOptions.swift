@@ -58,6 +58,10 @@ public struct SearchOptions {
     public var fields: [LogFieldName] = []
     /// How to read the inputs (`--xml`, `--log[=FORMAT]`); `nil`: recognise each.
     public var input: InputKind?
+    /// The envelope every input is in (`--envelope=NAME`); `nil`: recognised
+    /// (unless ``recognisesEnvelopes`` is off: `--envelope=none`, `--xml`).
+    public var envelope: Envelope?
+    public var recognisesEnvelopes = true
     /// Only the stanzas a log shows going this way (`--direction`).
     public var direction: LogDirection?
     /// Follow the (one) file as it grows (`--follow`).

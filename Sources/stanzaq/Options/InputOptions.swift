@@ -24,6 +24,11 @@ struct InputOptions: ParsableArguments {
     @Flag(name: .customLong("xml"), help: "Read the input as XML, never as a log.")
     var xml = false
 
+    @Option(name: .customLong("envelope"), help: ArgumentHelp(
+        "Read the input as a log inside this envelope (\(Envelope.allCases.map(\.rawValue).joined(separator: ", "))), or none; default: recognised.",
+        valueName: "NAME"), completion: .list(Envelope.allCases.map(\.rawValue) + ["none"]))
+    var envelope: String?
+
     @Option(help: ArgumentHelp("Only the stanzas a log shows received (in) or sent (out).", valueName: "in|out"),
             completion: .list(["in", "out"]))
     var direction: LogDirection?
@@ -54,6 +59,10 @@ struct InputOptions: ParsableArguments {
         if let log, log != Self.detectedLogFormat, LogFormat(rawValue: log) == nil {
             throw ValidationError("unknown log format '\(log)' (one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
+        if let envelope, envelope != "none", Envelope(rawValue: envelope) == nil {
+            throw ValidationError("unknown envelope '\(envelope)' (one of: \(Envelope.allCases.map(\.rawValue).joined(separator: ", ")), none)")
+        }
+        if xml && envelope != nil && envelope != "none" { throw ValidationError("choose one of --envelope and --xml") }
         if let fields, fields.split(separator: ",", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
@@ -124,6 +133,12 @@ struct InputOptions: ParsableArguments {
         if xml { return .xml }
         guard let log else { return nil }
         return .log(LogFormat(rawValue: log))
+    }
+
+    /// The envelope named (`--envelope=NAME`), and whether envelopes are recognised.
+    var envelopeChoice: (envelope: Envelope?, recognised: Bool) {
+        guard let envelope else { return (nil, !xml) }
+        return (Envelope(rawValue: envelope), false)
     }
 
     /// The fields to print with each record.

@@ -1,0 +1,107 @@
+#if canImport(StanzaXML)
+import StanzaXML
+#endif
+
+/// An envelope that wraps each line of a program's output in a line of its
+/// own (a container runtime's, a log shipper's): recognised by its first line,
+/// taken apart line by line.
+protocol LineEnvelope: EnvelopeDefinition {
+    /// The entry `line` (without its line feed) is, or `nil` if it is none of
+    /// this envelope's.
+    static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry?
+    /// What a line that is not an entry is called in a message.
+    static var lineName: String { get }
+}
+
+extension LineEnvelope {
+    static func recognises(_ head: UnsafeBufferPointer<UInt8>, atEnd: Bool) -> Bool? {
+        var start = 0
+        if head.has("\u{FEFF}") { start = 3 }
+        while start < head.count, head[start] == 0x0A || head[start] == 0x0D { start += 1 }
+        guard let newline = head.firstIndex(of: 0x0A, from: start) else {
+            if atEnd { return start < head.count && entry(of: UnsafeBufferPointer(rebasing: head[start...]), number: 1) != nil }
+            return head.count >= 4096 ? false : nil
+        }
+        var end = newline
+        if end > start, head[end - 1] == 0x0D { end -= 1 }
+        return entry(of: UnsafeBufferPointer(rebasing: head[start..<end]), number: 1) != nil
+    }
+
+    static func makeDecoder() -> any EnvelopeDecoder { LineEnvelopeDecoder<Self>() }
+}
+
+/// Splits the input into lines for a ``LineEnvelope``: a line that is none of
+/// its entries is reported and skipped (a blank line is skipped silently).
+final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
+    private var pending: [UInt8] = []
+    private var line = 0
+
+    func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+        var start = 0
+        while let newline = bytes.firstIndex(of: 0x0A, from: start) {
+            if pending.isEmpty {
+                take(UnsafeBufferPointer(rebasing: bytes[start..<newline]), emit, damage: damage)
+            } else {
+                pending.append(contentsOf: bytes[start..<newline])
+                var whole: [UInt8] = []
+                swap(&whole, &pending)
+                whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
+            }
+            start = newline + 1
+        }
+        pending.append(contentsOf: bytes[start...])
+    }
+
+    func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+        guard !pending.isEmpty else { return }
+        var whole: [UInt8] = []
+        swap(&whole, &pending)
+        whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
+    }
+
+    private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+        line += 1
+        var end = raw.count
+        if end > 0, raw[end - 1] == 0x0D { end -= 1 }
+        let text = UnsafeBufferPointer(rebasing: raw[..<end])
+        guard !text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
+        if let entry = Definition.entry(of: text, number: line) {
+            emit(entry)
+        } else {
+            damage(InputDamage(line: line, column: 1, message: "not \(Definition.lineName) line: skipped"))
+        }
+    }
+}
+
+/// An RFC 3339 time at `start` (`2024-01-05T12:00:00.123456789Z`, or with an
+/// offset), as container runtimes write it: its end, or `nil`.
+func rfc3339TimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    // YYYY-MM-DDTHH:MM:SS
+    let shape: [UInt8] = Array("dddd-dd-ddTdd:dd:dd".utf8)
+    guard start + shape.count <= line.count else { return nil }
+    for (offset, expected) in shape.enumerated() {
+        let byte = line[start + offset]
+        if expected == UInt8(ascii: "d") ? !isASCIIDigit(byte) : byte != expected { return nil }
+    }
+    var index = start + shape.count
+    if index < line.count, line[index] == UInt8(ascii: ".") {
+        index += 1
+        let digits = index
+        while index < line.count, isASCIIDigit(line[index]) { index += 1 }
+        guard index > digits else { return nil }
+    }
+    guard index < line.count else { return nil }
+    if line[index] == UInt8(ascii: "Z") { return index + 1 }
+    guard line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-"), index + 6 <= line.count,
+          isASCIIDigit(line[index + 1]), isASCIIDigit(line[index + 2]), line[index + 3] == UInt8(ascii: ":"),
+          isASCIIDigit(line[index + 4]), isASCIIDigit(line[index + 5]) else { return nil }
+    return index + 6
+}
+
+extension EnvelopeEntry {
+    /// An entry of the text `line[range]`.
+    init(_ line: UnsafeBufferPointer<UInt8>, text range: Range<Int>, number: Int, source: String? = nil, time: Range<Int>? = nil) {
+        self.init(source: source, time: time.map { String(decoding: UnsafeBufferPointer(rebasing: line[$0]), as: UTF8.self) },
+                  text: Array(line[range]), line: number)
+    }
+}

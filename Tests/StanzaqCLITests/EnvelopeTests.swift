@@ -1,0 +1,204 @@
+import Foundation
+import StanzaqTestSupport
+import XCTest
+
+/// Logs inside envelopes (stanzaq(1), ENVELOPES): Monal's own rawlog, and the
+/// real-software logs of Tests/Fixtures/real-logs as container runtimes wrap
+/// them, read as the logs themselves are.
+final class EnvelopeTests: CLITestCase {
+    static let monal = PackagePaths.file("Tests/Fixtures/monal-rawlog")
+    static let rawlog = monal.appendingPathComponent("Monal 2024-10-23--07-15-02-117.rawlog")
+    static let realLogs = PackagePaths.file("Tests/Fixtures/real-logs/logs")
+
+    /// The stanzas of the rawlog as a test reads them: every message, iq and presence.
+    static let stanzaColumns = ["--json", "--fields", "line,direction,session,source", "--where", "/{jabber:client}*",
+                                "-e", "name=/$", "-e", "id=/@id", "-e", "type=/@type", "-e", "body=body#"]
+
+    /// What Monal really sent and received, as truth.json (written with the
+    /// fixture, from the session it scripted) says: the JSON lines stanzaq prints.
+    static func monalTruth() throws -> String {
+        let data = try Data(contentsOf: monal.appendingPathComponent("truth.json"))
+        let truth = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let stanzas = try XCTUnwrap(truth["stanzas"] as? [[String: Any]])
+        return stanzas.map { stanza in
+            let entry = stanza["entry"] as! Int
+            func quoted(_ key: String) -> String {
+                guard let value = stanza[key] as? String else { return "null" }
+                let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    .replacingOccurrences(of: "\n", with: "\\n")
+                return "\"\(escaped)\""
+            }
+            let session = "\(stanza["accountID"]!):\(stanza["internalID"]!)"
+            let source = "\(stanza["processName"]!)[\(stanza["processID"]!)]"
+            return "{\"line\":\(entry + 1),\"direction\":\(quoted("direction")),\"session\":\"\(session)\",\"source\":\"\(source)\","
+                + "\"name\":\(quoted("name")),\"id\":\(quoted("id")),\"type\":\(quoted("type")),\"body\":\(quoted("body"))}\n"
+        }.joined()
+    }
+
+    // MARK: - Monal's rawlog
+
+    func testMonalRawlogGivesEveryStanzaSentOrReceivedOnceInOrder() throws {
+        try assertStanzaq(Self.stanzaColumns + [Self.rawlog.path], stdout: try Self.monalTruth(), status: 0)
+    }
+
+    func testMonalRawlogGzippedAndFromAPipe() throws {
+        let truth = try Self.monalTruth()
+        try assertStanzaq(Self.stanzaColumns + [Self.rawlog.path + ".gz"], stdout: truth, status: 0)
+        let pipe = try Runner.shell("cat \(shellQuote(Self.rawlog.path)) | stanzaq " + Self.stanzaColumns.map(shellQuote).joined(separator: " "))
+        XCTAssertEqual(pipe.output, truth)
+        XCTAssertEqual(pipe.stderr, "")
+        XCTAssertEqual(pipe.status, 0)
+    }
+
+    /// A length prefix that cannot be right costs its entry (the presence Monal
+    /// sent for account 1), reported once; the entries after it are read.
+    func testMonalRawlogWithADamagedLengthLosesThatEntryOnly() throws {
+        let file = Self.monal.appendingPathComponent("damaged-bad-length.rawlog").path
+        let truth = try Self.monalTruth().split(separator: "\n").filter { !$0.hasPrefix("{\"line\":22,") }.map { $0 + "\n" }.joined()
+        try assertStanzaq(Self.stanzaColumns + [file], stdout: truth,
+                          stderr: "\(file):22:1: a rawlog entry's length that cannot be right (4294967280 bytes): "
+                              + "skipped 755 bytes to the next entry\n", status: 2)
+    }
+
+    func testMonalRawlogCutOffInItsLastEntryLosesNothingBefore() throws {
+        let file = Self.monal.appendingPathComponent("damaged-truncated.rawlog").path
+        try assertStanzaq(Self.stanzaColumns + [file], stdout: try Self.monalTruth(),
+                          stderr: "\(file):88:1: the last rawlog entry is cut off (404 of its 809 bytes)\n", status: 2)
+    }
+
+    /// Replays of stored stanzas, raw socket reads and the resend queue are not
+    /// stanzas sent or received: only `RECV Stanza:` and `SEND:` are.
+    func testMonalRawlogRepliesRawReadsAndUnackedCopiesAreNotStanzas() throws {
+        try assertStanzaq(["-c", "/{jabber:client}message<id=b-0002>", Self.rawlog.path], stdout: "1\n", status: 0)
+        try assertStanzaq(["--fields", "level,location,function", "--where", "/{jabber:client}message<id=b-0002>", "/@id", Self.rawlog.path],
+                          stdout: "info\txmpp.m:1789\t-[xmpp processInput:withDelayedReplay:]\tb-0002\n", status: 0)
+    }
+
+    // MARK: - Container runtimes around real-software logs
+
+    /// The stanzas of a log, without their lines: what wrapping must not change.
+    private func stanzas(_ arguments: [String]) throws -> RunResult {
+        try InProcess.stanzaq(["--fields", "direction,session", "-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#"] + arguments)
+    }
+
+    private func lines(of name: String) throws -> [String] {
+        let text = try String(contentsOf: Self.realLogs.appendingPathComponent(name), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Every real-software log, each line as `docker logs -t`, the CRI log and
+    /// Docker's json-file write it: the same stanzas as the log itself, at the
+    /// same lines, without a message.
+    func testContainerEnvelopesAroundEveryRealLogReadAsTheLog() throws {
+        let scratch = try ScratchDirectory()
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.realLogs.path).filter { $0.hasSuffix(".log") }.sorted()
+        XCTAssertEqual(names.count, 8)
+        for name in names {
+            let plain = try stanzas(["--fields", "line", Self.realLogs.appendingPathComponent(name).path])
+            XCTAssertEqual(plain.status, 0, name)
+            XCTAssertFalse(plain.output.isEmpty, name)
+            let lines = try lines(of: name)
+            let time = "2026-11-25T19:05:14.123456789Z"
+            let wrapped: [(String, String)] = [
+                ("docker", lines.map { "\(time) \($0)\n" }.joined()),
+                ("cri", lines.map { "\(time) stdout F \($0)\n" }.joined()),
+                ("docker-json", lines.map { "{\"log\":\(jsonString($0 + "\n")),\"stream\":\"stdout\",\"time\":\"\(time)\"}\n" }.joined()),
+            ]
+            for (envelope, text) in wrapped {
+                let path = try scratch.write("\(envelope)-\(name)", text).path
+                let run = try stanzas(["--fields", "line", path])
+                XCTAssertEqual(run.output, plain.output, "\(envelope) around \(name)")
+                XCTAssertEqual(run.stderr, "", "\(envelope) around \(name)")
+                XCTAssertEqual(run.status, 0, "\(envelope) around \(name)")
+            }
+        }
+    }
+
+    /// `docker compose logs` of two services whose lines interleave (an ejabberd
+    /// server and a slixmpp client): every stanza of each, once, in its order.
+    func testComposeLogOfTwoProgramsGivesEachProgramsStanzas() throws {
+        let scratch = try ScratchDirectory()
+        let server = try lines(of: "ejabberd.log"), client = try lines(of: "slixmpp-time-alice.log")
+        var mixed = "", serverIndex = 0, clientIndex = 0
+        while serverIndex < server.count || clientIndex < client.count {
+            // Two of the server's lines, then three of the client's, as the two wrote them.
+            for _ in 0..<2 where serverIndex < server.count {
+                mixed += "\u{1B}[36mejabberd-1  |\u{1B}[0m \(server[serverIndex])\n"
+                serverIndex += 1
+            }
+            for _ in 0..<3 where clientIndex < client.count {
+                mixed += "\u{1B}[33mbot-1       |\u{1B}[0m \(client[clientIndex])\n"
+                clientIndex += 1
+            }
+        }
+        let path = try scratch.write("compose.log", mixed).path
+        let serverAlone = try stanzas([Self.realLogs.appendingPathComponent("ejabberd.log").path]).output
+        let clientAlone = try stanzas([Self.realLogs.appendingPathComponent("slixmpp-time-alice.log").path]).output
+        let fromServer = try InProcess.stanzaq(["--fields", "source,direction,session", "-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#", path])
+        XCTAssertEqual(fromServer.stderr, "")
+        XCTAssertEqual(fromServer.status, 0)
+        let rows = fromServer.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func of(_ source: String) -> String {
+            rows.filter { $0.hasPrefix(source + "\t") }.map { String($0.dropFirst(source.count + 1)) + "\n" }.joined()
+        }
+        XCTAssertEqual(of("ejabberd-1"), serverAlone)
+        XCTAssertEqual(of("bot-1"), clientAlone)
+        XCTAssertEqual(rows.count - 1, serverAlone.split(separator: "\n").count + clientAlone.split(separator: "\n").count)
+    }
+
+    /// The CRI log's partial lines (`P`) are joined to the line the next entry of
+    /// the same stream ends; Docker's json-file lines without `\n` likewise.
+    func testPartialLinesAreJoined() throws {
+        let cri = """
+            2026-11-25T19:05:14.1Z stdout P Nov 25 19:05:14 c2s1\tdebug\tSEND: <message id='m1'><bo
+            2026-11-25T19:05:14.1Z stderr F Nov 25 19:05:14 general\twarn\tsomething else
+            2026-11-25T19:05:14.2Z stdout F dy>split</body></message>
+
+            """
+        try assertStanzaq(["--fields", "line,time,source", "body#"], stdin: cri,
+                          stdout: "1:Nov 25 19:05:14\tstdout\tsplit\n", status: 0)
+        let json = "{\"log\":\"Nov 25 19:05:14 c2s1\\tdebug\\tRECV: <message id='m2'><body>a \",\"stream\":\"stdout\",\"time\":\"2026-11-25T19:05:14Z\"}\n"
+            + "{\"log\":\"b<\\/body><\\/message>\\n\",\"stream\":\"stdout\",\"time\":\"2026-11-25T19:05:15Z\"}\n"
+        try assertStanzaq(["--fields", "line,direction", "body#"], stdin: json, stdout: "1:in\ta b\n", status: 0)
+    }
+
+    func testEnvelopeNamedOrRefused() throws {
+        let line = "2026-11-25T19:05:14Z Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='p'/>\n"
+        try assertStanzaq(["-e", "/@id"], stdin: line, stdout: "p\n", status: 0)
+        try assertStanzaq(["--envelope", "docker", "-e", "/@id"], stdin: line, stdout: "p\n", status: 0)
+        // Not recognised, the line is a log of its own (the generic reader finds the stanza).
+        try assertStanzaq(["--fields", "time", "-e", "/@id"], stdin: line, stdout: "Nov 25 19:05:14\tp\n", status: 0)
+        // (Prosody's reader alone takes the runtime's time for part of Prosody's.)
+        try assertStanzaq(["--envelope", "none", "--fields", "time", "-e", "/@id"], stdin: line,
+                          stdout: "2026-11-25T19:05:14Z Nov 25 19:05:14\tp\n", status: 0)
+        try assertStanzaq(["--envelope", "journal", "/"], stdin: line, stdout: "",
+                          stderr: "stanzaq: error: unknown envelope 'journal' (one of: monal-rawlog, docker-json, cri, docker, compose, none)\n"
+                              + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
+    }
+
+    /// A line that is not the envelope's costs that line, reported.
+    func testALineOutsideTheEnvelopeIsReported() throws {
+        let text = "2026-11-25T19:05:14Z Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='a'/>\n"
+            + "garbage\n"
+            + "2026-11-25T19:05:15Z Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='b'/>\n"
+        try assertStanzaq(["-e", "/@id"], stdin: text, stdout: "a\nb\n",
+                          stderr: "(standard input):2:1: not a docker logs -t line: skipped\n", status: 2)
+    }
+
+    private func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "/": out += "\\/"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+}
