@@ -34,6 +34,12 @@ final class Job: @unchecked Sendable {
         self.index = index
         self.work = work
     }
+
+    /// The transcript holds its search's sink, whose output holds the
+    /// transcript: a cycle, broken once neither the writer nor a worker has the job.
+    deinit {
+        transcript.sink = nil
+    }
 }
 
 /// Jobs first in, first out; a job leaves it when taken.
