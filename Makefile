@@ -132,9 +132,11 @@ $(FUZZ_DIR)/reader-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteS
 	@mkdir -p $(FUZZ_DIR)
 	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/ReaderFuzzer.swift -o $@
 
-$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift
+# The log fuzzer searches as the command line does with threads: StanzaqKit too.
+KIT_SOURCES         = $(shell find Sources/StanzaqKit -name '*.swift' | sort)
+$(FUZZ_DIR)/log-fuzzer: $(LIBRARY_SOURCES) $(KIT_SOURCES) Sources/CByteSearch/include/CByteSearch.h $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift
 	@mkdir -p $(FUZZ_DIR)
-	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift -o $@
+	$(SWIFTC) $(FUZZ_SWIFTFLAGS) $(LIBRARY_SOURCES) $(KIT_SOURCES) $(FUZZ_C_OBJECTS) Fuzz/LogFuzzer.swift -o $@
 
 fuzz-build: deps $(FUZZ_DIR)/query-fuzzer $(FUZZ_DIR)/reader-fuzzer $(FUZZ_DIR)/log-fuzzer
 

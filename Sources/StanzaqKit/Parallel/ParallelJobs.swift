@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 import Synchronization
 
 /// One piece of a parallel search, in input order.

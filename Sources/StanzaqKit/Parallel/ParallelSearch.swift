@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 import Synchronization
 
 /// A search on several threads whose output is what one thread writes

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Reading an input: its chunks, gzip undone, what it is recognised as, and the
 /// reader made for it.

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// One input, or one part of one (a parallel search), searched: its bytes read
 /// (gzip undone first), recognised as XML or a log and fed to the
