@@ -161,12 +161,16 @@ final class LogParallelTests: CLITestCase {
             6:c2s55ea4cf03p:880\tin\t<presence xmlns='jabber:client' id='p2' xml:lang='en'/>
 
             """
-        let arguments = ["-s", "--fields", "line,session,direction", "/", path]
-        for size in [1, 32, 48, 64, 100, 150, 200] {
-            let run = try Runner.stanzaq(["--threads", "2"] + arguments, environment: ["STANZAQ_PART_SIZE": String(size)])
-            XCTAssertEqual(run.output, expected, "at \(size)")
-            XCTAssertEqual(run.stderr, "", "at \(size)")
-            XCTAssertEqual(run.status, 0, "at \(size)")
+        let fields = ["-s", "--fields", "line,session,direction"]
+        // Every stanza in parts; and only those with an id (all of them), in the
+        // windows around their records that a prefilter reads, with one thread too.
+        for (threads, query) in [("2", "/"), ("1", "/@id"), ("2", "/@id")] {
+            for size in [1, 32, 48, 64, 100, 150, 200] {
+                let run = try Runner.stanzaq(["--threads", threads] + fields + [query, path], environment: ["STANZAQ_PART_SIZE": String(size)])
+                XCTAssertEqual(run.output, expected, "\(query) with \(threads) threads at \(size)")
+                XCTAssertEqual(run.stderr, "", "\(query) with \(threads) threads at \(size)")
+                XCTAssertEqual(run.status, 0, "\(query) with \(threads) threads at \(size)")
+            }
         }
         // The case the test is about: the first part kept, the second fallen back.
         XCTAssertEqual(try partsReport(["-s", "/"], path, size: 64),
