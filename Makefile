@@ -99,7 +99,7 @@ test: check
 	$(MAKE) fuzz-quick
 
 # Fuzzing with the toolchain's libFuzzer and AddressSanitizer. The library
-# sources (StanzaXML, StanzaLogs, StanzaQuery) are compiled once, with the
+# sources (StanzaXML, StanzaLogs, StanzaQuery, StanzaqKit) are compiled once, with the
 # sanitizers, into one module, StanzaFuzz (a static library; -enable-testing
 # lets each target reach what the library keeps internal); each target is one
 # entry file of Fuzz/ linked to it. (SwiftPM would want a `main` for the fuzzers
@@ -111,7 +111,8 @@ SHARED             ?= ../shared
 FUZZ_SECONDS       ?= 60
 FUZZ_DIR            = .build-fuzz
 FUZZ_JOBS          ?= $(shell nproc)
-LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery -name '*.swift' | sort)
+# StanzaqKit too: the log fuzzer searches as the command line does with threads.
+LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery Sources/StanzaqKit -name '*.swift' | sort)
 FUZZ_SANITIZE       = -O -g -sanitize=fuzzer,address -package-name stanzaq
 FUZZ_INCLUDES       = -I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n))

@@ -12,9 +12,18 @@
 //   as a parallel search starts one:
 //   where the search would keep the parts (the first reader at a clean cut,
 //   the second depending on nothing before, their start tags faring as in
-//   one reader), the parts' stanzas and damage are exactly the whole log's.
+//   one reader), the parts' stanzas and damage are exactly the whole log's;
+// - searched as the command line searches it with two threads
+//   (`stanzaq --threads 2 --read-all -s --fields line,time,direction,session /`,
+//   StanzaqKit's parallel search), cut into parts of several small sizes
+//   taken from the input (STANZAQ_PART_SIZE), the output, the messages and
+//   the exit status are exactly those of one thread: whether each part is
+//   kept or the log read again from its start by one reader.
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import StanzaFuzz
 
 /// A stanza as the output shows it: its XML and its fields.
@@ -114,5 +123,98 @@ public func logFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
             first difference: \(zip(whole.stanzas, parts.stanzas).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
             """)
     }
+    compareWithThreads(bytes)
     return 0
+}
+
+// MARK: - The command line's parallel search
+
+/// What a search of a file prints: its output, its messages and its exit status.
+private struct SearchRun: Equatable {
+    var output: String
+    var messages: String
+    var status: Int32
+}
+
+/// The file the log is written to for the searches (they read files), made
+/// once and rewritten for each input.
+private let searchFile: (descriptor: Int32, path: String) = {
+    var template = Array("/tmp/stanzaq-log-fuzzer-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    precondition(descriptor >= 0, "cannot make the log fuzzer's file")
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    unlink(path)
+    // The search opens it by a path: its descriptor's, which outlives the name.
+    return (descriptor, "/proc/self/fd/\(descriptor)")
+}()
+
+/// Every stanza selected, with every field a log may give (`-s --fields line,time,direction,session /`).
+private let selectEverything = try! Query.compile(["/"])
+
+/// Searches the log in ``searchFile`` as `stanzaq --threads THREADS --read-all -s
+/// --fields line,time,direction,session /` does, cut into parts of `partSize`
+/// (as `STANZAQ_PART_SIZE` sets it).
+private func search(threads: Int, partSize: Int) -> SearchRun {
+    var options = SearchOptions(queries: selectEverything)
+    options.report = .stanzas
+    options.fields = LogFieldName.known
+    options.readAll = true
+    options.threads = threads
+    options.partSize = partSize
+    let output = Output.inMemory()
+    let diagnostics = Diagnostics.inMemory()
+    let searcher = Searcher(options: options, sink: options.makeSink(output: output), diagnostics: diagnostics, output: output)
+    do {
+        try searcher.run(paths: [searchFile.path])
+        try output.flush()
+    } catch {
+        fatalError("writing to memory failed: \(error)")
+    }
+    return SearchRun(output: output.text, messages: diagnostics.text, status: searcher.status)
+}
+
+/// The part sizes tried: several, small (a log's parts are four times as
+/// large, and the file at least two of them), from a hash of the input, so
+/// that each input is cut at other lines (the first line a part may start at
+/// past each size), and the same ones each time it is run.
+private func partSizes(_ bytes: UnsafeRawBufferPointer) -> [Int] {
+    let largest = bytes.count / 8
+    guard largest >= 1 else { return [] }
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+    var sizes: [Int] = []
+    for _ in 0..<3 {
+        // Up to a power of two picked first: small sizes as likely as large ones.
+        let bits = Int.bitWidth - largest.leadingZeroBitCount
+        let limit = min(largest, 1 << (Int(hash % UInt64(bits)) + 1))
+        let size = Int((hash >> 8) % UInt64(limit)) + 1
+        if !sizes.contains(size) { sizes.append(size) }
+        hash = (hash ^ (hash >> 29)) &* 0xBF58_476D_1CE4_E5B9
+    }
+    return sizes
+}
+
+/// The log searched with two threads, in parts of several small sizes, prints
+/// exactly what one thread prints (stanzaq(1), "Parallelism").
+private func compareWithThreads(_ bytes: UnsafeRawBufferPointer) {
+    let sizes = partSizes(bytes)
+    guard !sizes.isEmpty else { return }
+    let file = searchFile.descriptor
+    guard ftruncate(file, 0) == 0, pwrite(file, bytes.baseAddress, bytes.count, 0) == bytes.count else {
+        fatalError("cannot write the log fuzzer's file: errno \(errno)")
+    }
+    let one = search(threads: 1, partSize: 1 << 18)
+    for size in sizes {
+        let two = search(threads: 2, partSize: size)
+        guard two != one else { continue }
+        let oneLines = one.output.split(separator: "\n", omittingEmptySubsequences: false)
+        let twoLines = two.output.split(separator: "\n", omittingEmptySubsequences: false)
+        fatalError("""
+            searched with two threads in parts of \(size) (STANZAQ_PART_SIZE=\(size) stanzaq --threads 2 --read-all \
+            -s --fields line,time,direction,session /) differs from one thread:
+            one thread: \(oneLines.count - 1) lines, status \(one.status), messages \(one.messages.debugDescription)
+            two threads: \(twoLines.count - 1) lines, status \(two.status), messages \(two.messages.debugDescription)
+            first difference: \(zip(oneLines, twoLines).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
+            """)
+    }
 }

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// One message for standard error, in one of the shapes stanzaq(1), DIAGNOSTICS
 /// describes: where the trouble is, then what it is.

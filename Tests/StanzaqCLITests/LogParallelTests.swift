@@ -137,6 +137,70 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
+    /// Issue 43, item 1: a whole stanza of another session (a name damaged by
+    /// a `:`) after a start tag that waits for its own. One reader hands it over
+    /// behind that start tag, lines later; the part that holds it hands it over
+    /// at its end. The next part falls back (its `Received[c2s]:` fares otherwise
+    /// than in one reader), and the reader that takes over wrote it again.
+    static let stanzaAfterAWaitingStartTag = [
+        "Nov 25 19:05:14 c2s55ea4cf03p5881\tdebug\tSending[c2s]: <iq type='result' id='a2'>",
+        "Nov 25 19:05:14 c2s55ea4cf03p5881\tdebug\tSEND: <iq type='result' id='a2'><query xmlns='jabber:iq:roster' ver='1'/></iq>",
+        "Nov 25 19:05:14 c2s55ea4cf03p5881\tdebug\tSending[c2s]: <iq type='result' id='a2'>",
+        "Nov 25 19:05:14 c2s55ea4cf03p:880\tdebug\tSEND: <iq type='result' id='a2'><query xmlns='jabber:iq:roster' ver='1'/></iq>",
+        "Nov 25 19:05:14 c2s55ea4cf03p5881\tdebug\tSEND: <iq type='result' id='a1'><query xmlns='jabber:iq:roster' ver='1'/></iq>",
+        "Nov 25 19:05:14 c2s55ea4cf03p:880\tdebug\tReceived[c2s]: <presence id='p2' xml:lang='en'>",
+    ]
+
+    func testAStanzaHandedOverAfterTheCutIsWrittenOnce() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("m.log", Self.stanzaAfterAWaitingStartTag.joined(separator: "\n") + "\n").path
+        let expected = """
+            2:c2s55ea4cf03p5881\tout\t<iq xmlns='jabber:client' type='result' id='a2'><query xmlns='jabber:iq:roster' ver='1'/></iq>
+            4:c2s55ea4cf03p:880\tout\t<iq xmlns='jabber:client' type='result' id='a2'><query xmlns='jabber:iq:roster' ver='1'/></iq>
+            5:c2s55ea4cf03p5881\tout\t<iq xmlns='jabber:client' type='result' id='a1'><query xmlns='jabber:iq:roster' ver='1'/></iq>
+            6:c2s55ea4cf03p:880\tin\t<presence xmlns='jabber:client' id='p2' xml:lang='en'/>
+
+            """
+        let fields = ["-s", "--fields", "line,session,direction"]
+        // Every stanza in parts; and only those with an id (all of them), in the
+        // windows around their records that a prefilter reads, with one thread too.
+        for (threads, query) in [("2", "/"), ("1", "/@id"), ("2", "/@id")] {
+            for size in [1, 32, 48, 64, 100, 150, 200] {
+                let run = try Runner.stanzaq(["--threads", threads] + fields + [query, path], environment: ["STANZAQ_PART_SIZE": String(size)])
+                XCTAssertEqual(run.output, expected, "\(query) with \(threads) threads at \(size)")
+                XCTAssertEqual(run.stderr, "", "\(query) with \(threads) threads at \(size)")
+                XCTAssertEqual(run.status, 0, "\(query) with \(threads) threads at \(size)")
+            }
+        }
+        // The case the test is about: the first part kept, the second fallen back.
+        XCTAssertEqual(try partsReport(["-s", "/"], path, size: 64),
+                       "stanzaq: parts of \(path): 2 made, 1 kept, fell back at part 1: its start tags fare otherwise than in one reader\n")
+    }
+
+    /// As ``testAStanzaHandedOverAfterTheCutIsWrittenOnce()``, those lines
+    /// among many ordinary records of other sessions, here and there.
+    func testAStanzaHandedOverAfterTheCutAmongOthers() throws {
+        var lines: [String] = []
+        for i in 0..<240 {
+            let prefix = "Nov 25 19:05:\(10 + i % 40) c2s\(["aaaa", "bbbb", "cccc"][i % 3])\tdebug\t"
+            if i % 2 == 0 {
+                lines.append(prefix + "RECV: <message type='chat' id='m\(i)'><body>\(i)</body></message>")
+                lines.append(prefix + "Received[c2s]: <message id='m\(i)' type='chat'>")
+            } else {
+                lines.append(prefix + "Sending[c2s]: <iq id='q\(i)' type='result'>")
+                lines.append(prefix + "SEND: <iq type='result' id='q\(i)'/>")
+            }
+            if i % 37 == 20 { lines += Self.stanzaAfterAWaitingStartTag }
+        }
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("among.log", lines.joined(separator: "\n") + "\n").path
+        let run = try Runner.stanzaq(["--threads", "1", "-c", "/", path])
+        XCTAssertEqual(run.output, "\(240 + 6 * 4)\n")
+        for options in [["-s", "--fields", "line,session,direction", "/"], ["-c", "/"]] {
+            try assertSameAsOneThread(options + [path], partSizes: [32, 64, 97, 150, 230, 300])
+        }
+    }
+
     /// A Prosody log of `count` stanzas in three sessions (one s2s), logged as
     /// make-log.py logs them and worse: a start tag several lines after its
     /// stanza, a stanza whose text spans lines, now and then a damaged record

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// How results are laid out (stanzaq(1), OUTPUT).
 public enum OutputFormat: String, CaseIterable, Sendable {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// What one search reads: a whole input (a path, `-` for standard input), or a
 /// part of one that a parallel search cut at stanza boundaries.

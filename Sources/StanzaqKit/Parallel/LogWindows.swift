@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The bytes of a log around the place a prefilter has searched to: read in
 /// steps, forgotten once behind the windows, with the line count of what was

@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 import Synchronization
 
 /// One piece of a parallel search, in input order.
@@ -33,6 +35,12 @@ final class Job: @unchecked Sendable {
     init(index: Int, work: Work) {
         self.index = index
         self.work = work
+    }
+
+    /// The transcript holds its search's sink, whose output holds the
+    /// transcript: a cycle, broken once neither the writer nor a worker has the job.
+    deinit {
+        transcript.sink = nil
     }
 }
 

@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// A log read only around the places where it holds what every result needs
 /// (``Prefilter``; stanzaq(1), "Skipping what cannot match"): ripgrep's

@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The producer's side of a log read in parts: cut at line boundaries, each part
 /// with the state its reader starts in.

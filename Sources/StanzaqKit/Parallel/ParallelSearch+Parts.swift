@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 import Synchronization
 
 /// The producer of a parallel search: a job for each input, in order, and for

@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// An XMPP stream or a top-level sequence of stanzas read only where its
 /// stanzas hold what every result needs (``Prefilter``; stanzaq(1), "Skipping

@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 import Synchronization
 
 /// A search on several threads whose output is what one thread writes
@@ -239,6 +241,8 @@ final class ParallelSearch: @unchecked Sendable {
     /// no longer wanted); else the rest of the file read from its start by one
     /// reader (the earliest part to fall back: parts may end in any order).
     private func settle(_ job: Job, _ file: SplitFile, _ part: PartOfInput, _ trial: Transcript, kept: Bool) {
+        // A trial not adopted lets go of its sink (whose output holds the trial).
+        defer { trial.sink = nil }
         if kept || isUnwanted(job) {
             if kept { file.partsKept.add(1, ordering: .relaxed) }
             job.transcript.adopt(trial)

@@ -68,7 +68,9 @@ final class Transcript: @unchecked Sendable {
         matched = trial.matched
         failed = trial.failed
         unboundPrefixes = trial.unboundPrefixes
+        // Moved, not shared: the sink's output holds the trial, which would hold the sink.
         sink = trial.sink
+        trial.sink = nil
         append(contentsOf: trial)
     }
 

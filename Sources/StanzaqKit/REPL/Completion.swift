@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Tab completion (stanzaq(1), REPL): what the word before the cursor may become.
 public struct Completion {

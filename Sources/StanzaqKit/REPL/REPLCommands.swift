@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The REPL's commands (stanzaq(1), REPL): the table `:help`, completion and dispatch read.
 extension REPLSession {

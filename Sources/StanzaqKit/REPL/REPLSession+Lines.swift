@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Lines as the REPL takes them: commands, queries, pasted XML, and scripts.
 extension REPLSession {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Loading files into the REPL (stanzaq(1), REPL).
 extension REPLSession {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Queries and listings (stanzaq(1), REPL).
 extension REPLSession {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The REPL's state and commands (stanzaq(1), REPL), apart from line editing: it
 /// takes whole lines and writes results, so the same code serves a terminal, a

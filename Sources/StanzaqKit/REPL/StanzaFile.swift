@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// A file the REPL loaded lazily (stanzaq(1), REPL): where each stanza is in it,
 /// not the stanzas, which are read again from the file when a command needs them.

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 extension SearchOptions {
     /// What is said once per input about the fields (`--fields`) and the

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// How to read an input: as XML, or as a log (stanzaq(1), LOGS).
 public enum InputKind: Equatable, Sendable {

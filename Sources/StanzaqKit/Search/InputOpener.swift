@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Opens the inputs a search names (stanzaq(1), "Inputs"): a file, relative to
 /// the search's directory, or standard input (`-`). What is in them — XML, a

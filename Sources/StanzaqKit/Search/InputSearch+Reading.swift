@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Reading an input: its chunks, gzip undone, what it is recognised as, and the
 /// reader made for it.
@@ -190,7 +192,7 @@ extension InputSearch {
                                handler: { [unowned(unsafe) self] in take($0, $1) },
                                damage: { [unowned(unsafe) self] damage in
                                    guard outputError == nil else { return }
-                                   if silentThrough > 0, let logReader, logReader.currentLine <= silentThrough { return }
+                                   if silentThrough > 0, isSilent(line: damage.line) { return }
                                    _ = reportDamage(line: damage.line, column: damage.column, damage.message)
                                })
         reader.continueInNewFile(linesBefore: linesBefore)

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// One input, or one part of one (a parallel search), searched: its bytes read
 /// (gzip undone first), recognised as XML or a log and fed to the
@@ -30,8 +32,8 @@ final class InputSearch<Sink: SearchSink> {
     /// What the whole-stanza test found, for the stanzas it decided, in order:
     /// taken up when each is handled, rather than evaluating the queries again.
     let decisions = StartTagDecisions()
-    /// A log read again from its start: what is found while its first lines are
-    /// read was written by the parts before (only counted, for stanza numbers).
+    /// A log read again from its start: what is found in its first lines was
+    /// written by the parts before (only counted, for stanza numbers).
     let silentThrough: Int
 
     // The readers' handlers read the readers (where each stanza starts): a
@@ -110,7 +112,7 @@ final class InputSearch<Sink: SearchSink> {
 
     /// Every stanza, from the XML reader or the log reader; false: stop reading.
     func take(_ stanza: Element, _ source: StanzaSource?) -> Bool {
-        if silentThrough > 0, let logReader, logReader.currentLine <= silentThrough {
+        if silentThrough > 0, isSilent(line: source?.line) {
             number += 1
             return true
         }
@@ -137,6 +139,17 @@ final class InputSearch<Sink: SearchSink> {
         }
         if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
         return searcher.goesOn(sink)
+    }
+
+    /// Whether what was found at `line` (of a log read again from its start) was
+    /// written by the parts before: those that were kept wrote all that the
+    /// records of their lines give, even what one reader hands over later (a
+    /// stanza queued behind a Prosody start tag that waits for its own whole
+    /// stanza, for up to 32 lines). So the line a stanza or damage comes from
+    /// tells, not the line being read when it is handed over.
+    func isSilent(line: Int?) -> Bool {
+        guard let line else { return logReader.map { $0.currentLine <= silentThrough } ?? false }
+        return line <= silentThrough
     }
 
     /// Reports damage the readers found (or gzip did) at `line`, `column`; false:

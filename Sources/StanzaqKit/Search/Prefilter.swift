@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// What a search looks for before it reads (stanzaq(1), "Skipping what cannot
 /// match"): byte runs one of which every stanza that counts contains, so that

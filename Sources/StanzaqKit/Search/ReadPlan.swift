@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// How much of each stanza a reader builds for a search: as deep as the queries
 /// reach, only the children of the root they can reach, and, where the queries

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// What a search does, decided once from the command line: which queries, how
 /// their results count, and how they are printed.

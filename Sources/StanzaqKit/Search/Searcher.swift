@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Reads every input, evaluates the queries on each stanza, and hands what it
 /// finds to a ``SearchSink``: the searcher of ripgrep's searcher/sink split. It

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Evaluates a search's queries on one stanza and hands the sink what it asks
 /// for (``SearchSink/evaluation``): every result, a row, or whether the stanza

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// What the whole-stanza test found at each stanza's start tag (whether a
 /// query had a result), kept until the searcher takes the stanza up, in

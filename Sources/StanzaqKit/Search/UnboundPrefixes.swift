@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Watches whether the prefixes of the queries' prefixed element names
 /// (`/stream:features`) are bound anywhere in the input, so that a prefix

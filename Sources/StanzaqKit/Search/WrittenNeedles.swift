@@ -1,5 +1,7 @@
 import CByteSearch
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Whether a place where a needle was found counts, as a log's format says
 /// (``RecordSpelling``): given the text searched (the bytes held, from some

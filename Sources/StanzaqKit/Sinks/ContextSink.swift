@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Each stanza that counts printed whole, with the stanzas before and after it
 /// (`-s` with `-B`, `-A`, `-C`). Memory stays bounded: only the last `before`

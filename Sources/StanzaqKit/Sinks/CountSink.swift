@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The number of stanzas that have a result (or, inverted, none) (`-c`): one
 /// total, or one count per input with `-H`. After Ctrl-C nothing is printed

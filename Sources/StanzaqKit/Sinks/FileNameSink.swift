@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// The names of the inputs that have a stanza that counts (`-l`), or that have
 /// none (`-L`), as grep prints them: reading an input ends at its first such

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Each stanza that counts printed whole, and, for an `iq`, its partner: the
 /// request a response (`result`, `error`) answers, or the response to a request

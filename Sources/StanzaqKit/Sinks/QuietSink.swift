@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Prints nothing; the search ends at the first stanza that counts (`-q`).
 final class QuietSink: SearchSink {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// One record per result: the default output.
 final class ResultSink: SearchSink {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// One row per stanza (or, with `--each`, per element) that has any result:
 /// the first result of each query, tab-separated, or as a JSON array, or an

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Where the searcher hands what it finds: one kind of output each (the printer
 /// of ripgrep's searcher/sink split). The searcher evaluates what the sink's

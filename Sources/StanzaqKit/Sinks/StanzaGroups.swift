@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Prints whole stanzas in groups, as grep prints lines with context: `--`
 /// between two stanzas that do not follow each other in their input (or that come

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// Each stanza that has a result (or, inverted, none) printed whole (`-s`, `-v`).
 final class StanzaSink: SearchSink {

@@ -1,4 +1,6 @@
+#if canImport(StanzaQuery)
 import StanzaQuery
+#endif
 
 /// `-c` with several columns, named columns or `--fields`: each distinct row
 /// once, with how many times it came, as `sort | uniq -c` would count them but
