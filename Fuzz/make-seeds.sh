@@ -51,8 +51,9 @@ fi
 # … the examples, …
 for file in examples/*.xml; do cp "$file" "$out/reader/example-$(basename "$file")"; done
 # … inputs that once crashed a target or broke one of its checks, …
-# Logs: what real software wrote (Tests/Fixtures/real-logs), and every format's example.
-for file in Tests/Fixtures/real-logs/logs/* Tests/Fixtures/real-logs/tshark/*-follow.txt examples/logs/*; do
+# Logs: what real software wrote (Tests/Fixtures/real-logs), every format's and envelope's example, Monal's rawlogs.
+for file in Tests/Fixtures/real-logs/logs/* Tests/Fixtures/real-logs/tshark/*-follow.txt examples/logs/* \
+    examples/envelopes/* Tests/Fixtures/monal-rawlog/*.rawlog; do
     case $file in *.md) continue ;; esac
     cp "$file" "$out/log/$(basename "$(dirname "$file")")-$(basename "$file")"
 done
