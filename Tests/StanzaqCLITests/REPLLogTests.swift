@@ -109,6 +109,24 @@ final class REPLLogTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
     }
 
+    /// Logs in envelopes load as the command line reads them: Monal's rawlog
+    /// (binary lengths first), and docker logs -t, with their fields.
+    func testEnvelopedLogsAreLoaded() throws {
+        let rawlog = "Tests/Fixtures/monal-rawlog/Monal 2024-10-23--07-15-02-117.rawlog"
+        let result = try repl([rawlog, "examples/envelopes/docker-prosody.log"],
+                              ":direction in\n:all /{jabber:client}message<type=chat>@id\n")
+        XCTAssertEqual(result.output, """
+            \(rawlog):21:44:2024-10-23 09:15:02:290\tin\t1:5c0ffee1\tb-0002
+            \(rawlog):26:60:2024-10-23 09:15:04:838\tin\t1:5c0ffee1\tb-0003
+            \(rawlog):29:66:2024-10-23 09:15:04:856\tin\t2:a1b2c3d4\tc-77
+            \(rawlog):36:86:2024-10-23 09:16:34:916\tin\t1:0d15ea5e\td-5
+            examples/envelopes/docker-prosody.log:40:11:Nov 23 09:30:14\tin\tc2s55e8a7f1c3a0\tmsg1
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
+    }
+
     /// `:help` names the options of `:load` and the `:direction` command.
     func testHelpNamesLoadOptionsAndDirection() throws {
         let result = try repl([], ":help\n")

@@ -49,7 +49,8 @@ extension REPLSession {
     }
 
     /// Whether a regular file holds XML that offsets can give back: not gzip
-    /// (offsets would be in its decompressed bytes), and XML as `kind` says or,
+    /// (offsets would be in its decompressed bytes), not a log in an envelope
+    /// (Monal's rawlog starts with a binary length), and XML as `kind` says or,
     /// not said, as its first bytes tell (``InputKind/recognise(_:atEnd:)``).
     static func holdsPlainXML(_ fd: Int32, kind: InputKind?) -> Bool {
         if case .log = kind { return false }
@@ -58,6 +59,7 @@ extension REPLSession {
         guard count >= 0 else { return false }
         head.removeLast(head.count - count)
         if head.starts(with: [0x1F, 0x8B]) { return false }
+        if kind != .xml, case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: count < 1 << 16) }) { return false }
         return kind == .xml || InputKind.recognise(head, atEnd: count < 1 << 16) == .xml
     }
 
