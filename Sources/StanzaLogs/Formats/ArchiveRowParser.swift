@@ -177,7 +177,7 @@ enum JSONRowDecoder {
     }
 
     /// A JSON string starting at `index` (its quote); moves `index` past it.
-    private static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> [UInt8]? {
+    static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> [UInt8]? {
         var out: [UInt8] = []
         index += 1
         while index < line.count {
