@@ -172,7 +172,7 @@ final class EnvelopeTests: CLITestCase {
         try assertStanzaq(["--envelope", "none", "--fields", "time", "-e", "/@id"], stdin: line,
                           stdout: "2026-11-25T19:05:14Z Nov 25 19:05:14\tp\n", status: 0)
         try assertStanzaq(["--envelope", "journal", "/"], stdin: line, stdout: "",
-                          stderr: "stanzaq: error: unknown envelope 'journal' (one of: monal-rawlog, docker-json, cri, docker, compose, none)\n"
+                          stderr: "stanzaq: error: unknown envelope 'journal' (one of: monal-rawlog, docker-json, journal-json, json-lines, cri, docker, compose, none)\n"
                               + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
     }
 

@@ -13,7 +13,7 @@ public struct Envelope: RawRepresentable, Hashable, CaseIterable, Sendable, Cust
     }
 
     /// The envelopes, in the order `--help` lists them and recognition tries them.
-    static let registry: [Envelope] = [.monalRawlog, .dockerJSON, .cri, .dockerTimestamps, .compose]
+    static let registry: [Envelope] = [.monalRawlog, .dockerJSON, .journalJSON, .jsonLines, .cri, .dockerTimestamps, .compose]
 
     public static var allCases: [Envelope] { registry }
 

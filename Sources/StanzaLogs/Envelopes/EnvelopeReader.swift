@@ -44,6 +44,8 @@ public final class EnvelopeReader: StanzaStream {
     }
 
     public func finish() throws {
+        // (Stopped, the rest of the input is not read: a line it cut is no damage.)
+        guard !isStopped else { return }
         decoder.finish({ take($0) }, damage: damage)
         for log in order where !isStopped {
             log.endPartialLine()

@@ -11,6 +11,8 @@ protocol LineEnvelope: EnvelopeDefinition {
     static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry?
     /// What a line that is not an entry is called in a message.
     static var lineName: String { get }
+    /// The message for `line`, which is none of this envelope's entries.
+    static func refusal(of line: UnsafeBufferPointer<UInt8>) -> String
 }
 
 extension LineEnvelope {
@@ -28,6 +30,8 @@ extension LineEnvelope {
     }
 
     static func makeDecoder() -> any EnvelopeDecoder { LineEnvelopeDecoder<Self>() }
+
+    static func refusal(of line: UnsafeBufferPointer<UInt8>) -> String { "not \(lineName) line: skipped" }
 }
 
 /// Splits the input into lines for a ``LineEnvelope``: a line that is none of
@@ -68,7 +72,7 @@ final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
         if let entry = Definition.entry(of: text, number: line) {
             emit(entry)
         } else {
-            damage(InputDamage(line: line, column: 1, message: "not \(Definition.lineName) line: skipped"))
+            damage(InputDamage(line: line, column: 1, message: Definition.refusal(of: text)))
         }
     }
 }

@@ -146,11 +146,17 @@ enum JSONRowDecoder {
                 guard let value = string(line, &index) else { return nil }
                 members.append((String(decoding: key, as: UTF8.self), value, start + 1))
             } else {
-                // A number, true, false, null (or a nested value, kept as written).
+                // A number, true, false, null (or a nested value, kept as written:
+                // its strings skipped whole, so that a bracket or comma in them
+                // does not end it).
                 var depth = 0
                 while index < line.count {
                     let byte = line[index]
-                    if byte == 0x7B || byte == 0x5B { depth += 1 }
+                    if byte == 0x22 {
+                        index += 1
+                        while index < line.count, line[index] != 0x22 { index += line[index] == 0x5C ? 2 : 1 }
+                        guard index < line.count else { return nil }
+                    } else if byte == 0x7B || byte == 0x5B { depth += 1 }
                     else if byte == 0x7D || byte == 0x5D { if depth == 0 { break }; depth -= 1 }
                     else if byte == 0x2C && depth == 0 { break }
                     index += 1
@@ -171,7 +177,7 @@ enum JSONRowDecoder {
     }
 
     /// A JSON string starting at `index` (its quote); moves `index` past it.
-    private static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> [UInt8]? {
+    static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> [UInt8]? {
         var out: [UInt8] = []
         index += 1
         while index < line.count {
