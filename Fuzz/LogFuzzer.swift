@@ -13,6 +13,8 @@
 //   where the search would keep the parts (the first reader at a clean cut,
 //   the second depending on nothing before, their start tags faring as in
 //   one reader), the parts' stanzas and damage are exactly the whole log's;
+// - in an envelope (the one it is in, or one its first byte picks), fed at
+//   once and in small pieces, the same stanzas with the same fields;
 // - searched as the command line searches it with two threads
 //   (`stanzaq --threads 2 --read-all -s --fields line,time,direction,session /`,
 //   StanzaqKit's parallel search), cut into parts of several small sizes
@@ -123,8 +125,52 @@ public func logFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
             first difference: \(zip(whole.stanzas, parts.stanzas).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
             """)
     }
+    compareEnvelopeReadings(bytes, chunk: chunk)
     compareWithThreads(bytes)
     return 0
+}
+
+// MARK: - Envelopes
+
+/// Reads `bytes` in `envelope`: at once (`chunk` 0) or in pieces of `chunk` bytes.
+private func readEnveloped(_ bytes: UnsafeRawBufferPointer, envelope: Envelope, chunk: Int) -> Reading {
+    var reading = Reading()
+    let reader = EnvelopeReader(envelope: envelope, handler: { element, source in
+        reading.stanzas.append(render(element, source) + " " + source.fields.map { "\($0.name)=\($0.value)" }.joined(separator: " "))
+        return true
+    }, damage: { reading.damage.append($0.description) })
+    var offset = 0
+    repeat {
+        let end = chunk == 0 ? bytes.count : min(offset + chunk, bytes.count)
+        try? reader.feed(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+        offset = end
+    } while offset < bytes.count
+    try? reader.finish()
+    return reading
+}
+
+/// A log in an envelope (the one its first bytes are in, or, tried on any
+/// input, the first byte's choice of envelope) reads the same stanzas, with the
+/// same fields, and damage in both or neither, fed at once and in pieces.
+private func compareEnvelopeReadings(_ bytes: UnsafeRawBufferPointer, chunk: Int) {
+    let head = UnsafeBufferPointer(rebasing: bytes.bindMemory(to: UInt8.self).prefix(4096))
+    let recognised: Envelope?
+    if case .some(.some(let envelope)) = Envelope.recognised(head, atEnd: bytes.count <= 4096) {
+        recognised = envelope
+    } else {
+        recognised = bytes.isEmpty ? nil : Envelope.allCases[Int(bytes[0]) % Envelope.allCases.count]
+    }
+    guard let envelope = recognised else { return }
+    let whole = readEnveloped(bytes, envelope: envelope, chunk: 0)
+    let pieces = readEnveloped(bytes, envelope: envelope, chunk: chunk)
+    if whole.stanzas != pieces.stanzas || whole.damage.isEmpty != pieces.damage.isEmpty {
+        fatalError("""
+            in the \(envelope) envelope, feeding in pieces of \(chunk) differs from feeding at once:
+            at once: \(whole.stanzas.count) stanzas, damage \(whole.damage)
+            in pieces: \(pieces.stanzas.count) stanzas, damage \(pieces.damage)
+            first difference: \(zip(whole.stanzas, pieces.stanzas).first { $0 != $1 }.map { "\($0)\n  vs\n\($1)" } ?? "-")
+            """)
+    }
 }
 
 // MARK: - The command line's parallel search
