@@ -122,6 +122,9 @@ enum SyslogLines {
         }
         guard index == line.count || line[index] == 0x20 else { return nil }
         index = min(index + 1, line.count)
+        // rsyslog's RSYSLOG_SyslogProtocol23Format writes the space that starts
+        // the message of an RFC 3164 line it received after the separator's.
+        if index < line.count, line[index] == 0x20 { index += 1 }
         if line.has("\u{FEFF}", at: index) { index += 3 }
         header.text = index
         return header
