@@ -171,8 +171,8 @@ final class EnvelopeTests: CLITestCase {
         // (Prosody's reader alone takes the runtime's time for part of Prosody's.)
         try assertStanzaq(["--envelope", "none", "--fields", "time", "-e", "/@id"], stdin: line,
                           stdout: "2026-11-25T19:05:14Z Nov 25 19:05:14\tp\n", status: 0)
-        try assertStanzaq(["--envelope", "journal", "/"], stdin: line, stdout: "",
-                          stderr: "stanzaq: error: unknown envelope 'journal' (one of: monal-rawlog, docker-json, journal-json, json-lines, cri, docker, compose, none)\n"
+        try assertStanzaq(["--envelope", "gelf", "/"], stdin: line, stdout: "",
+                          stderr: "stanzaq: error: unknown envelope 'gelf' (one of: monal-rawlog, docker-json, journal-json, json-lines, cri, journal, syslog, docker, compose, none)\n"
                               + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
     }
 

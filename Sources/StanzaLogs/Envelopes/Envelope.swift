@@ -13,7 +13,11 @@ public struct Envelope: RawRepresentable, Hashable, CaseIterable, Sendable, Cust
     }
 
     /// The envelopes, in the order `--help` lists them and recognition tries them.
-    static let registry: [Envelope] = [.monalRawlog, .dockerJSON, .journalJSON, .jsonLines, .cri, .dockerTimestamps, .compose]
+    ///
+    /// The journal and syslog files come before `docker`: rsyslog's RFC 3339
+    /// lines start as `docker logs -t` lines do. The JSON envelopes come after
+    /// Docker's json-file, whose `{"log":` is the most specific.
+    static let registry: [Envelope] = [.monalRawlog, .dockerJSON, .journalJSON, .jsonLines, .cri, .journal, .syslog, .dockerTimestamps, .compose]
 
     public static var allCases: [Envelope] { registry }
 
@@ -40,7 +44,8 @@ public struct Envelope: RawRepresentable, Hashable, CaseIterable, Sendable, Cust
         var undecided = false
         for envelope in registry {
             switch envelope.definition.recognises(head, atEnd: atEnd) {
-            case true?: return .some(envelope)
+            // (An envelope earlier in the order that does not tell yet comes first.)
+            case true?: return undecided && !atEnd ? nil : .some(envelope)
             case nil: undecided = true
             case false?: continue
             }

@@ -28,22 +28,36 @@ import StanzaXML
 /// (no level). rsyslog writes the newline and tab of a message as `#012#011`;
 /// journalctl writes the lines after the first indented by spaces (then
 /// Prosody's tab).
+///
+/// In a journal or syslog envelope (stanzaq(1), ENVELOPES) the envelope takes
+/// the syslog line apart, and the text left is the sink's `NAME: MESSAGE`. And
+/// journalctl, unless `-a`, writes each tab of a message as 8 spaces
+/// (systemd's `strip_tab_ansi`): the console sink's lines under systemd are
+/// then `NAME<spaces>LEVEL<8 spaces>MESSAGE`, a newline's tab 8 spaces.
 final class ProsodyLogParser: LogLineParser {
     /// Whether syslog lines have been read (their continuation lines start with spaces).
     private var syslog = false
+    /// Whether lines whose tabs journalctl wrote as 8 spaces have been read
+    /// (their continuation lines start with 8 spaces).
+    private var detabbed = false
     /// (Only that is kept from line to line.)
     /// (Handed on: a part of a syslog file starts knowing it is one.)
-    var handover: LogParserState? { LogParserState(values: syslog ? [[1]] : []) }
+    var handover: LogParserState? {
+        LogParserState(values: syslog || detabbed ? [detabbed ? [syslog ? 1 : 0, 1] : [1]] : [])
+    }
 
     func resume(from state: LogParserState) {
-        syslog = !state.values.isEmpty
+        let values = state.values.first ?? []
+        syslog = values.first == 1
+        detabbed = values.count > 1 && values[1] == 1
     }
 
     /// Whether the line has the shape of a Prosody log line: of its own sinks,
     /// or a syslog line of one of its stanza messages (a syslog file has the
     /// lines of other programs too).
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if locate(line) != nil { return true }
+        if locate(line) != nil || locateDetabbed(line) != nil { return true }
+        if let parts = locateSink(line), isStanzaMessage(line, at: parts.message) { return true }
         guard let parts = locateSyslog(line) else { return false }
         let message = parts.message
         return line.has("SEND: <", at: message) || line.has("RECV: <", at: message) || startTagMessage(line, at: message) != nil
@@ -54,6 +68,10 @@ final class ProsodyLogParser: LogLineParser {
         if end > 0 && line[0] == 0x09 {
             return ParsedLine(kind: .more, payload: 1..<end)
         }
+        if detabbed && line.has("        ") {
+            // journalctl's tab (8 spaces) that Prosody put after a newline.
+            return ParsedLine(kind: .more, payload: min(8, end)..<end)
+        }
         if syslog && end > 0 && line[0] == 0x20 {
             // journalctl's continuation line: spaces, then the tab Prosody put after the newline.
             let indent = line.skippingBlanks(from: 0)
@@ -61,6 +79,11 @@ final class ProsodyLogParser: LogLineParser {
         }
         var located = Self.locate(line)
         var fromSyslog = false
+        if located == nil, let parts = Self.locateDetabbed(line) {
+            located = parts
+            detabbed = true
+        }
+        if located == nil, let parts = Self.locateSink(line) { located = (nil, parts.name, parts.message) }
         if located == nil, let parts = Self.locateSyslog(line) {
             located = parts
             fromSyslog = true
@@ -108,6 +131,47 @@ final class ProsodyLogParser: LogLineParser {
             while nameEnd < line.count, line[nameEnd] != 0x3A && line[nameEnd] != 0x20 && line[nameEnd] != 0x09 { nameEnd += 1 }
             guard nameEnd > nameStart, line.has(": ", at: nameEnd) else { return nil }
             return (leadingTimestamp(in: line), nameStart..<nameEnd, nameEnd + 2)
+        }
+        return nil
+    }
+
+    /// The syslog sink's text, as a journal or syslog envelope leaves it:
+    /// `NAME: MESSAGE`, NAME without blanks or colons.
+    static func locateSink(_ line: UnsafeBufferPointer<UInt8>) -> (name: Range<Int>, message: Int)? {
+        var nameEnd = 0
+        while nameEnd < line.count, line[nameEnd] > 0x20, line[nameEnd] != 0x3A { nameEnd += 1 }
+        guard nameEnd > 0, line.has(": ", at: nameEnd) else { return nil }
+        return (0..<nameEnd, nameEnd + 2)
+    }
+
+    /// A message that holds a stanza or its start tag.
+    private static func isStanzaMessage(_ line: UnsafeBufferPointer<UInt8>, at message: Int) -> Bool {
+        line.has("SEND: <", at: message) || line.has("RECV: <", at: message) || startTagMessage(line, at: message) != nil
+    }
+
+    /// A line of the console or file sink whose tabs journalctl wrote as 8
+    /// spaces: `[TIME ]NAME<spaces>LEVEL<8 spaces>MESSAGE`, no tab before MESSAGE.
+    static func locateDetabbed(_ line: UnsafeBufferPointer<UInt8>) -> (time: Range<Int>?, name: Range<Int>, message: Int)? {
+        var space = 0
+        while let found = line.firstIndex(of: 0x20, from: space) {
+            space = found + 1
+            let level = found + 1
+            let length: Int
+            if line.has("debug        ", at: level) || line.has("error        ", at: level) {
+                length = 5
+            } else if line.has("info        ", at: level) || line.has("warn        ", at: level) {
+                length = 4
+            } else {
+                continue
+            }
+            var nameEnd = found
+            while nameEnd > 0, line[nameEnd - 1] == 0x20 { nameEnd -= 1 }
+            var nameStart = nameEnd
+            while nameStart > 0, line[nameStart - 1] != 0x20 { nameStart -= 1 }
+            guard nameStart < nameEnd, line.firstIndex(of: 0x09, from: 0).map({ $0 > level }) ?? true else { return nil }
+            if nameStart > 0 { guard leadingTimestamp(in: line) != nil else { return nil } }
+            let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
+            return (time.flatMap { $0.isEmpty ? nil : $0 }, nameStart..<nameEnd, level + length + 8)
         }
         return nil
     }
