@@ -118,4 +118,42 @@ class CLITestCase: XCTestCase {
             XCTAssertEqual(several.status, one.status, "exit status of \(shown)", file: file, line: line)
         }
     }
+
+    /// Runs the binary on pipes: writes `first`, reads the first line it prints
+    /// while its input is still open (`nil`: none within 30 s, a hang guard),
+    /// then writes `rest`, ends the input, and reads what else it prints.
+    func streaming(_ arguments: [String], first: String, rest: String) throws -> (firstLine: String?, rest: String, status: Int32?) {
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        XCTAssertEqual(pipe(&input), 0)
+        XCTAssertEqual(pipe(&output), 0)
+        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let child = try Child([try Runner.requireBinary().path] + arguments, environment: Runner.environment(),
+                              stdin: .descriptor(input[0]), stdout: .descriptor(output[1]))
+        close(input[0])
+        close(output[1])
+        let writer = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
+        let reader = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
+        signal(SIGPIPE, SIG_IGN) // a write to a stanzaq that died must fail, not kill the test runner
+        try writer.write(contentsOf: Data(first.utf8))
+        let firstLine = LineBox()
+        let gotLine = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var collected = Data()
+            while !collected.contains(0x0A) {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                collected.append(chunk)
+            }
+            firstLine.set(collected)
+            gotLine.signal()
+        }
+        let timedOut = gotLine.wait(timeout: .now() + 30) == .timedOut
+        if timedOut { child.send(SIGTERM); _ = gotLine.wait(timeout: .now() + 10) }
+        try writer.write(contentsOf: Data(rest.utf8))
+        try writer.close()
+        let ended = child.wait(timeout: 30)
+        let more = reader.readDataToEndOfFile()
+        return (timedOut ? nil : String(decoding: firstLine.get(), as: UTF8.self), String(decoding: more, as: UTF8.self), ended?.status)
+    }
 }

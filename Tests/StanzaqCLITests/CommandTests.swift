@@ -198,43 +198,12 @@ final class CommandTests: CLITestCase {
 
     /// Results for a stanza come out before the input ends (`tail -f capture.xml | stanzaq …`).
     func testLineBufferedStreaming() throws {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        XCTAssertEqual(pipe(&input), 0)
-        XCTAssertEqual(pipe(&output), 0)
-        for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        let child = try Child([try Runner.requireBinary().path, "--line-buffered", "body#"], environment: Runner.environment(),
-                              stdin: .descriptor(input[0]), stdout: .descriptor(output[1]))
-        close(input[0])
-        close(output[1])
-        let writer = FileHandle(fileDescriptor: input[1], closeOnDealloc: true)
-        let reader = FileHandle(fileDescriptor: output[0], closeOnDealloc: true)
-        signal(SIGPIPE, SIG_IGN) // a write to a stanzaq that died must fail, not kill the test runner
-        try writer.write(contentsOf: Data("<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message><body>first</body></message>\n<message><body>sec".utf8))
-
-        let firstLine = LineBox()
-        let gotLine = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            var collected = Data()
-            while !collected.contains(0x0A) {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-            firstLine.set(collected)
-            gotLine.signal()
-        }
-        let timedOut = gotLine.wait(timeout: .now() + 30) == .timedOut
-        if timedOut { child.send(SIGTERM); _ = gotLine.wait(timeout: .now() + 10) }
-        XCTAssertFalse(timedOut, "no output for the first stanza while the input is still open")
-        XCTAssertEqual(String(decoding: firstLine.get(), as: UTF8.self), "first\n")
-
-        try writer.write(contentsOf: Data("ond</body></message>\n".utf8))
-        try writer.close()
-        let ended = child.wait(timeout: 30)
-        let rest = reader.readDataToEndOfFile()
-        XCTAssertEqual(String(decoding: rest, as: UTF8.self), "second\n")
-        XCTAssertEqual(ended?.status, 0)
+        let run = try streaming(["--line-buffered", "body#"],
+                                first: "<stream:stream xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n<message><body>first</body></message>\n<message><body>sec",
+                                rest: "ond</body></message>\n")
+        XCTAssertEqual(run.firstLine, "first\n", "the first stanza's output while the input is still open")
+        XCTAssertEqual(run.rest, "second\n")
+        XCTAssertEqual(run.status, 0)
     }
 }
 

@@ -185,6 +185,24 @@ final class EnvelopeTests: CLITestCase {
                           stderr: "(standard input):2:1: not a docker logs -t line: skipped\n", status: 2)
     }
 
+    /// A line in an envelope is read as it comes (`tail -f … | stanzaq`): its
+    /// stanza is printed before the next line arrives, for the envelopes told by
+    /// their first line and for the syslog file, which journalctl's output is
+    /// told from by lines further on.
+    func testAnEnvelopedLineIsReadAsItComes() throws {
+        let lines = [
+            "2026-11-25T19:05:14.123Z Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='a'/>\n",
+            "Nov 25 19:05:14 host prosody[812]: c2s1: SEND: <presence id='a'/>\n",
+            "prosody-1  | Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='a'/>\n",
+        ]
+        for line in lines {
+            let run = try streaming(["--line-buffered", "/@id"], first: line, rest: line.replacingOccurrences(of: "'a'", with: "'b'"))
+            XCTAssertEqual(run.firstLine, "a\n", line)
+            XCTAssertEqual(run.rest, "b\n", line)
+            XCTAssertEqual(run.status, 0, line)
+        }
+    }
+
     private func jsonString(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

@@ -232,8 +232,11 @@ enum SyslogLines {
     /// Whether the input's first bytes are such lines: the first line that is
     /// not blank is an entry's (or journalctl's own); `journal`: and one of the
     /// lines is one only journalctl writes (its own line, its time, an indented
-    /// line). Both wait for 4 KiB (or the input's end) to tell the two apart,
-    /// unless the first entry is RFC 5424's, which journalctl never writes.
+    /// line). Both look at up to 4 KiB (or the input's end) to tell the two
+    /// apart, unless the first entry is RFC 5424's, which journalctl never
+    /// writes. Input that comes slowly (`tail -f` into a pipe) is not waited
+    /// for: once a whole entry has come it is a syslog file, and its decoder
+    /// takes it for journalctl's from the first line only journalctl writes.
     static func recognises(_ head: UnsafeBufferPointer<UInt8>, atEnd: Bool, journal: Bool) -> Bool? {
         var start = 0
         if head.has("\u{FEFF}") { start = 3 }
@@ -258,7 +261,11 @@ enum SyslogLines {
             }
             if journal, sawEntry, sawJournal { return true }
         }
-        guard atEnd || head.count >= 4096 else { return nil }
+        guard atEnd || head.count >= 4096 else {
+            // Not waited for: read as a syslog file (see SyslogLineDecoder).
+            if sawEntry { return !journal }
+            return nil
+        }
         return journal ? sawJournal : sawEntry && !sawJournal
     }
 }
@@ -267,11 +274,16 @@ enum SyslogLines {
 /// and the indented lines after it (journalctl's); journalctl's own lines are
 /// skipped, and a line that is neither reported and skipped.
 final class SyslogLineDecoder: EnvelopeDecoder {
-    private let undoingEscapes: Bool
+    /// Whether rsyslog's `#ooo` escapes are undone: in a syslog file, until a
+    /// line only journalctl writes shows that it is journalctl's output.
+    private var undoingEscapes: Bool
     private let lineName: String
     private var pending: [UInt8] = []
     private var line = 0
-    /// The entry whose indented lines may follow, and the width of its first line's prefix.
+    /// The entry whose indented lines may follow, and the width of its first
+    /// line's prefix. Each line is handed on as it comes, the indented ones as
+    /// further entries of the same source (with the same facts): nothing waits
+    /// for the line after it (`tail -f` into a pipe).
     private var current: (entry: EnvelopeEntry, indent: Int)?
 
     init(undoingEscapes: Bool, lineName: String) {
@@ -301,13 +313,9 @@ final class SyslogLineDecoder: EnvelopeDecoder {
             swap(&whole, &pending)
             whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
         }
-        flush(emit)
-    }
-
-    private func flush(_ emit: (EnvelopeEntry) -> Void) {
-        if let (entry, _) = current { emit(entry) }
         current = nil
     }
+
 
     private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
         line += 1
@@ -317,16 +325,25 @@ final class SyslogLineDecoder: EnvelopeDecoder {
         if text.isEmpty { return }
         if text[0] == 0x20, current != nil {
             // journalctl's further line of the message: the prefix's width of spaces, then the line.
+            undoingEscapes = false
             var index = 0
             while index < current!.indent, index < text.count, text[index] == 0x20 { index += 1 }
-            current!.entry.text.append(0x0A)
-            current!.entry.text.append(contentsOf: text[index...])
+            var further = current!.entry
+            further.text = Array(text[index...])
+            further.line = line
+            emit(further)
             return
         }
-        flush(emit)
-        if SyslogLines.isJournalNote(text) { return }
+        current = nil
+        if SyslogLines.isJournalNote(text) {
+            undoingEscapes = false
+            return
+        }
         if let header = SyslogLines.header(text) {
-            current = (SyslogLines.entry(text, header, number: line, undoingEscapes: undoingEscapes), header.text)
+            if header.journalTime { undoingEscapes = false }
+            let entry = SyslogLines.entry(text, header, number: line, undoingEscapes: undoingEscapes)
+            emit(entry)
+            current = (entry, header.text)
         } else {
             damage(InputDamage(line: line, column: 1, message: "not \(lineName) line: skipped"))
         }
