@@ -61,18 +61,7 @@ func jsonArrayElements(_ bytes: [UInt8]) -> [JSONLogObject.Member]? {
                 elements.append(.init(value: value, isString: true))
             default:
                 let start = index
-                var depth = 0
-                while index < text.count {
-                    let byte = text[index]
-                    if byte == 0x22 {
-                        index += 1
-                        while index < text.count, text[index] != 0x22 { index += text[index] == 0x5C ? 2 : 1 }
-                        guard index < text.count else { return nil }
-                    } else if byte == 0x7B || byte == 0x5B { depth += 1 }
-                    else if byte == 0x7D || byte == 0x5D { if depth == 0 { break }; depth -= 1 }
-                    else if byte == 0x2C && depth == 0 { break }
-                    index += 1
-                }
+                guard JSONRowDecoder.skipValue(text, &index) else { return nil }
                 elements.append(.init(value: Array(text[text.trimmed(start..<index)]), isString: false))
             }
         }
@@ -90,22 +79,26 @@ extension UnsafeBufferPointer<UInt8> {
 /// A time in microseconds since the epoch (the journal's), in RFC 3339, UTC.
 func rfc3339(microseconds: UInt64) -> String {
     let seconds = Int64(microseconds / 1_000_000), fraction = Int(microseconds % 1_000_000)
-    var days = seconds / 86_400
     let secondOfDay = Int(seconds % 86_400)
-    // Howard Hinnant's civil_from_days.
-    days += 719_468
-    let era = days / 146_097
-    let dayOfEra = days - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    let (year, month, day) = civilFromDays(Int(seconds / 86_400))
     func padded(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: Swift.max(0, width - text.count)) + text
     }
-    return "\(padded(Int(year), 4))-\(padded(Int(month), 2))-\(padded(Int(day), 2))T\(padded(secondOfDay / 3600, 2)):"
+    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3600, 2)):"
         + "\(padded(secondOfDay / 60 % 60, 2)):\(padded(secondOfDay % 60, 2)).\(padded(fraction, 6))Z"
+}
+
+/// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+package func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let day = doy - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }

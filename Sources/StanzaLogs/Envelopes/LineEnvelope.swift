@@ -34,33 +34,47 @@ extension LineEnvelope {
     static func refusal(of line: UnsafeBufferPointer<UInt8>) -> String { "not \(lineName) line: skipped" }
 }
 
-/// Splits the input into lines for a ``LineEnvelope``: a line that is none of
-/// its entries is reported and skipped (a blank line is skipped silently).
-final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
+/// The lines of an input fed in pieces: each handed on whole (without its
+/// line feed) as soon as its end has come; the last one at the end.
+struct LineSplitter {
     private var pending: [UInt8] = []
-    private var line = 0
 
-    func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+    mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ line: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0
         while let newline = bytes.firstIndex(of: 0x0A, from: start) {
             if pending.isEmpty {
-                take(UnsafeBufferPointer(rebasing: bytes[start..<newline]), emit, damage: damage)
+                line(UnsafeBufferPointer(rebasing: bytes[start..<newline]))
             } else {
                 pending.append(contentsOf: bytes[start..<newline])
                 var whole: [UInt8] = []
                 swap(&whole, &pending)
-                whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
+                whole.withUnsafeBufferPointer(line)
             }
             start = newline + 1
         }
         pending.append(contentsOf: bytes[start...])
     }
 
-    func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+    mutating func finish(_ line: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !pending.isEmpty else { return }
         var whole: [UInt8] = []
         swap(&whole, &pending)
-        whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
+        whole.withUnsafeBufferPointer(line)
+    }
+}
+
+/// Splits the input into lines for a ``LineEnvelope``: a line that is none of
+/// its entries is reported and skipped (a blank line is skipped silently).
+final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
+    private var lines = LineSplitter()
+    private var line = 0
+
+    func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+        lines.feed(bytes) { take($0, emit, damage: damage) }
+    }
+
+    func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
+        lines.finish { take($0, emit, damage: damage) }
     }
 
     private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {

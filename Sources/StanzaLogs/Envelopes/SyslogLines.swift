@@ -278,7 +278,7 @@ final class SyslogLineDecoder: EnvelopeDecoder {
     /// line only journalctl writes shows that it is journalctl's output.
     private var undoingEscapes: Bool
     private let lineName: String
-    private var pending: [UInt8] = []
+    private var lines = LineSplitter()
     private var line = 0
     /// The entry whose indented lines may follow, and the width of its first
     /// line's prefix. Each line is handed on as it comes, the indented ones as
@@ -292,30 +292,13 @@ final class SyslogLineDecoder: EnvelopeDecoder {
     }
 
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
-        var start = 0
-        while let newline = bytes.firstIndex(of: 0x0A, from: start) {
-            if pending.isEmpty {
-                take(UnsafeBufferPointer(rebasing: bytes[start..<newline]), emit, damage: damage)
-            } else {
-                pending.append(contentsOf: bytes[start..<newline])
-                var whole: [UInt8] = []
-                swap(&whole, &pending)
-                whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
-            }
-            start = newline + 1
-        }
-        pending.append(contentsOf: bytes[start...])
+        lines.feed(bytes) { take($0, emit, damage: damage) }
     }
 
     func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
-        if !pending.isEmpty {
-            var whole: [UInt8] = []
-            swap(&whole, &pending)
-            whole.withUnsafeBufferPointer { take($0, emit, damage: damage) }
-        }
+        lines.finish { take($0, emit, damage: damage) }
         current = nil
     }
-
 
     private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
         line += 1

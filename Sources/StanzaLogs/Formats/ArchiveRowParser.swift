@@ -146,21 +146,7 @@ enum JSONRowDecoder {
                 guard let value = string(line, &index) else { return nil }
                 members.append((String(decoding: key, as: UTF8.self), value, start + 1))
             } else {
-                // A number, true, false, null (or a nested value, kept as written:
-                // its strings skipped whole, so that a bracket or comma in them
-                // does not end it).
-                var depth = 0
-                while index < line.count {
-                    let byte = line[index]
-                    if byte == 0x22 {
-                        index += 1
-                        while index < line.count, line[index] != 0x22 { index += line[index] == 0x5C ? 2 : 1 }
-                        guard index < line.count else { return nil }
-                    } else if byte == 0x7B || byte == 0x5B { depth += 1 }
-                    else if byte == 0x7D || byte == 0x5D { if depth == 0 { break }; depth -= 1 }
-                    else if byte == 0x2C && depth == 0 { break }
-                    index += 1
-                }
+                guard skipValue(line, &index) else { return nil }
                 let range = line.trimmed(start..<index)
                 let text = Array(line[range])
                 if text != Array("null".utf8) {
@@ -168,6 +154,31 @@ enum JSONRowDecoder {
                 }
             }
         }
+    }
+
+    /// Moves `index` past a value that is not a string: a number, true, false,
+    /// null, or a nested object or array, kept as written (its strings skipped
+    /// whole, so that a bracket or a comma in them does not end it); to the `,`
+    /// or closing bracket after it. False if the text ends inside a string.
+    static func skipValue(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+        var depth = 0
+        while index < line.count {
+            let byte = line[index]
+            if byte == 0x22 {
+                index += 1
+                while index < line.count, line[index] != 0x22 { index += line[index] == 0x5C ? 2 : 1 }
+                guard index < line.count else { return false }
+            } else if byte == 0x7B || byte == 0x5B {
+                depth += 1
+            } else if byte == 0x7D || byte == 0x5D {
+                if depth == 0 { break }
+                depth -= 1
+            } else if byte == 0x2C && depth == 0 {
+                break
+            }
+            index += 1
+        }
+        return true
     }
 
     private static func skipSpace(_ line: UnsafeBufferPointer<UInt8>, _ from: Int) -> Int {

@@ -141,18 +141,6 @@ private func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
     return era * 146_097 + doe - 719_468
 }
 
-private func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-}
-
 extension Int64 {
     fileprivate func floorDiv(_ divisor: Int64) -> Int64 {
         let quotient = self / divisor
