@@ -94,7 +94,14 @@ final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
 /// An RFC 3339 time at `start` (`2024-01-05T12:00:00.123456789Z`, or with an
 /// offset), as container runtimes write it: its end, or `nil`.
 func rfc3339TimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    // YYYY-MM-DDTHH:MM:SS
+    guard let time = isoTimeEnd(in: line, from: start), !time.colonlessOffset else { return nil }
+    return time.end
+}
+
+/// An ISO 8601 time at `start`, `YYYY-MM-DDTHH:MM:SS[.fraction]` and `Z` or an
+/// offset, `+hh:mm` or (journalctl's `short-iso`) `+hhmm`: its end, and
+/// whether the offset has no colon; `nil` if there is none.
+func isoTimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, colonlessOffset: Bool)? {
     let shape: [UInt8] = Array("dddd-dd-ddTdd:dd:dd".utf8)
     guard start + shape.count <= line.count else { return nil }
     for (offset, expected) in shape.enumerated() {
@@ -109,11 +116,15 @@ func rfc3339TimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int
         guard index > digits else { return nil }
     }
     guard index < line.count else { return nil }
-    if line[index] == UInt8(ascii: "Z") { return index + 1 }
-    guard line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-"), index + 6 <= line.count,
-          isASCIIDigit(line[index + 1]), isASCIIDigit(line[index + 2]), line[index + 3] == UInt8(ascii: ":"),
-          isASCIIDigit(line[index + 4]), isASCIIDigit(line[index + 5]) else { return nil }
-    return index + 6
+    if line[index] == UInt8(ascii: "Z") { return (index + 1, false) }
+    guard line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-"), index + 5 <= line.count,
+          isASCIIDigit(line[index + 1]), isASCIIDigit(line[index + 2]) else { return nil }
+    if line[index + 3] == UInt8(ascii: ":") {
+        guard index + 6 <= line.count, isASCIIDigit(line[index + 4]), isASCIIDigit(line[index + 5]) else { return nil }
+        return (index + 6, false)
+    }
+    guard isASCIIDigit(line[index + 3]), isASCIIDigit(line[index + 4]) else { return nil }
+    return (index + 5, true)
 }
 
 extension EnvelopeEntry {

@@ -54,7 +54,7 @@ enum SyslogLines {
     /// `TIME [HOST ]TAG: TEXT` (journalctl's `--no-hostname` leaves HOST out).
     private static func traditional(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Header? {
         let bsd = bsdTimeEnd(line, from: start)
-        guard let (timeEnd, journalTime) = bsd ?? isoTimeEnd(line, from: start),
+        guard let (timeEnd, journalTime) = bsd ?? isoTimeEnd(in: line, from: start),
               timeEnd < line.count, line[timeEnd] == 0x20 else { return nil }
         if bsd == nil, !hasSyslogFraction(line, start..<timeEnd) { return nil }
         var header = Header(time: start..<timeEnd, text: line.count, journalTime: journalTime)
@@ -101,7 +101,7 @@ enum SyslogLines {
         }
         guard let time = word(), let host = word(), let app = word(), let procID = word(), let msgID = word() else { return nil }
         if value(time) != nil {
-            guard let (end, _) = isoTimeEnd(line, from: time.lowerBound), end == time.upperBound else { return nil }
+            guard let (end, _) = isoTimeEnd(in: line, from: time.lowerBound), end == time.upperBound else { return nil }
         }
         (header.time, header.host, header.tag, header.procID, header.msgID) = (value(time), value(host), value(app), value(procID), value(msgID))
         // STRUCTURED-DATA: `-`, or `[ID PARAM="VALUE" …]…`, `\"`, `\\` and `\]` escaped in a VALUE.
@@ -148,25 +148,6 @@ enum SyslogLines {
         return index > digits ? (index, true) : nil
     }
 
-    /// An RFC 3339 time, or journalctl's `short-iso` (an offset `+hhmm`).
-    private static func isoTimeEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> (Int, Bool)? {
-        if let end = rfc3339TimeEnd(in: line, from: start) { return (end, false) }
-        // YYYY-MM-DDTHH:MM:SS[.f…]+hhmm
-        let shape: [UInt8] = Array("dddd-dd-ddTdd:dd:dd".utf8)
-        guard start + shape.count <= line.count else { return nil }
-        for (offset, expected) in shape.enumerated() {
-            let byte = line[start + offset]
-            if expected == UInt8(ascii: "d") ? !isASCIIDigit(byte) : byte != expected { return nil }
-        }
-        var index = start + shape.count
-        if index < line.count, line[index] == UInt8(ascii: ".") {
-            index += 1
-            while index < line.count, isASCIIDigit(line[index]) { index += 1 }
-        }
-        guard index + 5 <= line.count, line[index] == UInt8(ascii: "+") || line[index] == UInt8(ascii: "-"),
-              (1...4).allSatisfy({ isASCIIDigit(line[index + $0]) }) else { return nil }
-        return (index + 5, true)
-    }
 
     /// Whether an RFC 3339 time has no fraction, or one of 3 or 6 digits
     /// (rsyslog's, journalctl's), not a container runtime's 9.
