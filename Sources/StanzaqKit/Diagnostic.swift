@@ -60,6 +60,10 @@ public struct Diagnostic: Error, Equatable, CustomStringConvertible {
         if case StanzaReaderError.malformed(let line, let column, let message) = error {
             return Diagnostic(.position(file: file, line: line, column: column), message)
         }
+        if case StanzaReaderError.io(errno: EISDIR) = error {
+            // A directory operand without -r (with it, directories are walked).
+            return Diagnostic(.input(file), "\(error) (-r searches the files under it)")
+        }
         return Diagnostic(.input(file), "\(error)")
     }
 

@@ -260,7 +260,7 @@ final class HostileInputTests: CLITestCase {
         try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("dir.xml"), withIntermediateDirectories: false)
         let run = try assertBounded(["b#", "good.xml", "dir.xml", "locked.xml", "missing.xml", "good.xml/x", "other.xml"],
                                     in: scratch.url, stdout: geteuid() == 0 ? "good\nsecret\nother\n" : "good\nother\n",
-                                    stderrContains: ["stanzaq: error: dir.xml: Is a directory\n",
+                                    stderrContains: ["stanzaq: error: dir.xml: Is a directory (-r searches the files under it)\n",
                                                      "stanzaq: error: missing.xml: No such file or directory\n",
                                                      "stanzaq: error: good.xml/x: Not a directory\n"],
                                     status: 2)

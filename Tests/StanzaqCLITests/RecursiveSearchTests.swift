@@ -91,7 +91,7 @@ final class RecursiveSearchTests: CLITestCase {
 
     func testDirectoryWithoutRecursion() throws {
         try run(["-H", "body#", "root", "root/a.xml"], stdout: "root/a.xml:a\n",
-                stderr: "stanzaq: error: root: Is a directory\n", status: 2)
+                stderr: "stanzaq: error: root: Is a directory (-r searches the files under it)\n", status: 2)
     }
 
     /// Each file or directory that cannot be read: one message; the others are
