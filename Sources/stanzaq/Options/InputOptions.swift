@@ -57,7 +57,9 @@ struct InputOptions: ParsableArguments {
     func validate() throws {
         if xml && log != nil { throw ValidationError("choose one of --log and --xml") }
         if let log, log != Self.detectedLogFormat, LogFormat(rawValue: log) == nil {
-            throw ValidationError("unknown log format '\(log)' (one of: \(LogFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let names = LogFormat.allCases.map(\.rawValue)
+            throw ValidationError("unknown log format '\(log)' (one of: \(names.joined(separator: ", ")))"
+                                  + (Self.suggestion(for: log, among: names).map { ". Did you mean '\($0)'?" } ?? ""))
         }
         if let envelope, envelope != "none", Envelope(rawValue: envelope) == nil {
             throw ValidationError("unknown envelope '\(envelope)' (one of: \(Envelope.allCases.map(\.rawValue).joined(separator: ", ")), none)")
@@ -95,10 +97,12 @@ struct InputOptions: ParsableArguments {
         }
     }
 
-    /// The name `name` is likely a typo of: one it starts, or one at most two
+    /// The name `name` is likely a typo of: one it starts, one that holds it
+    /// (`strophe`: `libstrophe`; three letters or more), or one at most two
     /// edits away (for a name of three letters or more).
     static func suggestion(for name: String, among names: [String]) -> String? {
         if let started = names.first(where: { $0.hasPrefix(name) }) { return started }
+        if name.count >= 3, let holding = names.first(where: { $0.contains(name) }) { return holding }
         guard name.count >= 3 else { return nil }
         return names.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
     }
