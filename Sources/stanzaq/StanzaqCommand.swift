@@ -68,6 +68,25 @@ struct StanzaqCommand: ParsableCommand {
           help: "Print the versions of stanzaq, libxml2 and ICU, and exit.")
     var showsVersion = false
 
+    /// The query among the operands, taken out of `paths` (stanzaq(1), SYNOPSIS).
+    /// With `--where` and a mode that prints no value (`-s`, `-c`, `-q`, `-l`,
+    /// `-L`), the query may be left out: a first operand that names a file is a
+    /// file, and the query is the stanza itself. A query operand that names a
+    /// file while no file follows and standard input is a terminal is a mistake
+    /// (the search would wait for typed input): said, not waited on.
+    private func queryOperand(_ paths: inout [String], in environment: CommandEnvironment) throws -> String {
+        let first = paths[0]
+        var status = stat()
+        let namesAFile = first == "-" || fstatat(environment.directory, first.fileSystemPath, &status, 0) == 0
+        if namesAFile && !query.wheres.isEmpty && mode.report != .results { return "" }
+        paths.removeFirst()
+        if namesAFile && first != "-" && paths.isEmpty && environment.stdinIsTerminal {
+            throw Diagnostic("the query '\(first)' names a file, and standard input is a terminal: "
+                             + "write the query first (stanzaq QUERY \(first))")
+        }
+        return first
+    }
+
     /// The checks that concern options of several groups (each group checks its own).
     func validate() throws {
         // (The REPL refuses them all, in execute(in:).)
@@ -105,7 +124,7 @@ struct StanzaqCommand: ParsableCommand {
         }
         if texts.isEmpty {
             guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
-            texts = [paths.removeFirst()]
+            texts = [try queryOperand(&paths, in: environment)]
         }
 
         let (names, unnamed) = try Self.columns(texts)

@@ -404,4 +404,22 @@ final class GrepOptionTests: CLITestCase {
         try usageError(["--pair", "/iq", "a.xml"], "--pair prints the partners of selected stanzas: add -s")
         try usageError(["--pair", "-c", "/iq", "a.xml"], "--pair prints stanzas, which -c does not print")
     }
+
+    /// Issue 42: with --where and a mode that prints no value, the query may be
+    /// left out; a query operand that names a file on a terminal is said, not waited on.
+    func testWhereWithoutAQuery() throws {
+        try assertStanzaq(["-c", "--where", "/{jabber:client}message<type=error>", "capture.xml"], stdout: "1\n", status: 0)
+        try assertStanzaq(["-l", "--where", "/{jabber:client}presence", "capture.xml", "message-delay.xml"],
+                          stdout: "capture.xml\n", status: 0)
+        // Without such a mode, the first operand is the query, as always.
+        try assertStanzaq(["--where", "/{jabber:client}message<type=error>", "capture.xml", "capture.xml"],
+                          stdout: "", stderr: "", status: 1)
+    }
+
+    func testAQueryThatNamesAFileOnATerminalIsAnError() throws {
+        let file = Runner.examples.appendingPathComponent("capture.xml").path
+        let session = try TerminalSession(Runner.requireBinary(), [file], environment: Runner.environment())
+        session.expect("stanzaq: error: the query '\(file)' names a file, and standard input is a terminal: "
+                       + "write the query first (stanzaq QUERY \(file))")
+    }
 }
