@@ -65,7 +65,7 @@ extension InputSearch {
             return !stream.isStopped && outputError == nil
         }
         if !envelopeDecided {
-            guard try recogniseEnvelope(bytes, atEnd: atEnd) else { return true }
+            guard recogniseEnvelope(bytes, atEnd: atEnd) else { return true }
             if stream != nil {
                 let held = start
                 start = []
@@ -127,7 +127,7 @@ extension InputSearch {
     /// Looks at the input's first bytes for an envelope (stanzaq(1), ENVELOPES):
     /// true once decided (``envelopeReader`` made if there is one; the bytes
     /// held in ``start`` are to be read), false while more bytes are needed.
-    private func recogniseEnvelope(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) throws -> Bool {
+    private func recogniseEnvelope(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) -> Bool {
         var found = options.envelope
         if found == nil {
             var head = start
