@@ -70,14 +70,16 @@ struct StanzaqCommand: ParsableCommand {
 
     /// The query among the operands, taken out of `paths` (stanzaq(1), SYNOPSIS).
     /// With `--where` and a mode that prints no value (`-s`, `-c`, `-q`, `-l`,
-    /// `-L`), the query may be left out: a first operand that names a file is a
-    /// file, and the query is the stanza itself. A query operand that names a
+    /// `-L`), the query may be left out: a first operand that names a regular
+    /// file (or is `-`) is a file, and the query is the stanza itself. A query operand that names a
     /// file while no file follows and standard input is a terminal is a mistake
     /// (the search would wait for typed input): said, not waited on.
     private func queryOperand(_ paths: inout [String], in environment: CommandEnvironment) throws -> String {
         let first = paths[0]
         var status = stat()
-        let namesAFile = first == "-" || fstatat(environment.directory, first.fileSystemPath, &status, 0) == 0
+        // A regular file (a directory may be a query: `/`, `..`).
+        let namesAFile = first == "-"
+            || (fstatat(environment.directory, first.fileSystemPath, &status, 0) == 0 && status.st_mode & S_IFMT == S_IFREG)
         if namesAFile && !query.wheres.isEmpty && mode.report != .results { return "" }
         paths.removeFirst()
         if namesAFile && first != "-" && paths.isEmpty && environment.stdinIsTerminal {
