@@ -8,7 +8,6 @@ import XCTest
 final class EnvelopeTests: CLITestCase {
     static let monal = PackagePaths.file("Tests/Fixtures/monal-rawlog")
     static let rawlog = monal.appendingPathComponent("Monal 2024-10-23--07-15-02-117.rawlog")
-    static let realLogs = PackagePaths.file("Tests/Fixtures/real-logs/logs")
 
     /// The stanzas of the rawlog as a test reads them: every message, iq and presence.
     static let stanzaColumns = ["--json", "--fields", "line,direction,session,source", "--where", "/{jabber:client}*",
@@ -81,28 +80,23 @@ final class EnvelopeTests: CLITestCase {
         try InProcess.stanzaq(["--fields", "direction,session", "-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#"] + arguments)
     }
 
-    private func lines(of name: String) throws -> [String] {
-        let text = try String(contentsOf: Self.realLogs.appendingPathComponent(name), encoding: .utf8)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-    }
-
     /// Every real-software log, each line as `docker logs -t`, the CRI log and
     /// Docker's json-file write it: the same stanzas as the log itself, at the
     /// same lines, without a message.
     func testContainerEnvelopesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.realLogs.path).filter { $0.hasSuffix(".log") }.sorted()
+        let names = try RealLogLines.names()
         XCTAssertEqual(names.count, 8)
         for name in names {
-            let plain = try stanzas(["--fields", "line", Self.realLogs.appendingPathComponent(name).path])
+            let plain = try stanzas(["--fields", "line", RealLogLines.path(name)])
             XCTAssertEqual(plain.status, 0, name)
             XCTAssertFalse(plain.output.isEmpty, name)
-            let lines = try lines(of: name)
+            let lines = try RealLogLines.lines(of: name)
             let time = "2026-11-25T19:05:14.123456789Z"
             let wrapped: [(String, String)] = [
                 ("docker", lines.map { "\(time) \($0)\n" }.joined()),
                 ("cri", lines.map { "\(time) stdout F \($0)\n" }.joined()),
-                ("docker-json", lines.map { "{\"log\":\(jsonString($0 + "\n")),\"stream\":\"stdout\",\"time\":\"\(time)\"}\n" }.joined()),
+                ("docker-json", lines.map { "{\"log\":\(RealLogLines.jsonString($0 + "\n", escapingSlash: true)),\"stream\":\"stdout\",\"time\":\"\(time)\"}\n" }.joined()),
             ]
             for (envelope, text) in wrapped {
                 let path = try scratch.write("\(envelope)-\(name)", text).path
@@ -118,22 +112,13 @@ final class EnvelopeTests: CLITestCase {
     /// server and a slixmpp client): every stanza of each, once, in its order.
     func testComposeLogOfTwoProgramsGivesEachProgramsStanzas() throws {
         let scratch = try ScratchDirectory()
-        let server = try lines(of: "ejabberd.log"), client = try lines(of: "slixmpp-time-alice.log")
-        var mixed = "", serverIndex = 0, clientIndex = 0
-        while serverIndex < server.count || clientIndex < client.count {
-            // Two of the server's lines, then three of the client's, as the two wrote them.
-            for _ in 0..<2 where serverIndex < server.count {
-                mixed += "\u{1B}[36mejabberd-1  |\u{1B}[0m \(server[serverIndex])\n"
-                serverIndex += 1
-            }
-            for _ in 0..<3 where clientIndex < client.count {
-                mixed += "\u{1B}[33mbot-1       |\u{1B}[0m \(client[clientIndex])\n"
-                clientIndex += 1
-            }
-        }
+        let server = try RealLogLines.lines(of: "ejabberd.log"), client = try RealLogLines.lines(of: "slixmpp-time-alice.log")
+        // Two of the server's lines, then three of the client's, as the two wrote them.
+        let mixed = RealLogLines.interleaved(server, client, take: (2, 3),
+                                             prefix: ("\u{1B}[36mejabberd-1  |\u{1B}[0m ", "\u{1B}[33mbot-1       |\u{1B}[0m "))
         let path = try scratch.write("compose.log", mixed).path
-        let serverAlone = try stanzas([Self.realLogs.appendingPathComponent("ejabberd.log").path]).output
-        let clientAlone = try stanzas([Self.realLogs.appendingPathComponent("slixmpp-time-alice.log").path]).output
+        let serverAlone = try stanzas([RealLogLines.path("ejabberd.log")]).output
+        let clientAlone = try stanzas([RealLogLines.path("slixmpp-time-alice.log")]).output
         let fromServer = try InProcess.stanzaq(["--fields", "source,direction,session", "-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#", path])
         XCTAssertEqual(fromServer.stderr, "")
         XCTAssertEqual(fromServer.status, 0)
@@ -201,22 +186,5 @@ final class EnvelopeTests: CLITestCase {
             XCTAssertEqual(run.rest, "b\n", line)
             XCTAssertEqual(run.status, 0, line)
         }
-    }
-
-    private func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "/": out += "\\/"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 }

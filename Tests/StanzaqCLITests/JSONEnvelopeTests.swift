@@ -7,7 +7,6 @@ import XCTest
 /// real-software logs of Tests/Fixtures/real-logs; archive rows (`--log=json`)
 /// are no envelope and read as before.
 final class JSONEnvelopeTests: CLITestCase {
-    static let realLogs = PackagePaths.file("Tests/Fixtures/real-logs/logs")
     static let fixtures = PackagePaths.file("Tests/Fixtures/envelopes")
 
     /// The stanzas of a log, at their lines: what an envelope must not change.
@@ -15,13 +14,8 @@ final class JSONEnvelopeTests: CLITestCase {
         try InProcess.stanzaq(["--fields", "line,direction,session", "-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#"] + arguments)
     }
 
-    private func lines(of name: String) throws -> [String] {
-        let text = try String(contentsOf: Self.realLogs.appendingPathComponent(name), encoding: .utf8)
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-    }
-
     private func assertSameStanzas(_ path: String, as log: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let plain = try stanzas([Self.realLogs.appendingPathComponent(log).path])
+        let plain = try stanzas([RealLogLines.path(log)])
         XCTAssertFalse(plain.output.isEmpty, log, file: file, line: line)
         let run = try stanzas([path])
         XCTAssertEqual(run.output, plain.output, path, file: file, line: line)
@@ -64,7 +58,7 @@ final class JSONEnvelopeTests: CLITestCase {
     func testJournalMessageLeftNullIsReported() throws {
         let path = Self.fixtures.appendingPathComponent("journal-slixmpp-time-alice-without-all.json.gz").path
         let run = try stanzas([path])
-        let full = try stanzas([Self.realLogs.appendingPathComponent("slixmpp-time-alice.log").path])
+        let full = try stanzas([RealLogLines.path("slixmpp-time-alice.log")])
         let missing = full.output.split(separator: "\n").filter { $0.hasPrefix("86\t") || $0.hasPrefix("87\t") }
         XCTAssertEqual(missing.count, 2)
         XCTAssertEqual(run.output, full.output.split(separator: "\n").filter { !missing.contains($0) }.map { $0 + "\n" }.joined())
@@ -89,18 +83,18 @@ final class JSONEnvelopeTests: CLITestCase {
     /// logcli and an Elasticsearch hit write it: the same stanzas at the same lines.
     func testJSONLinesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.realLogs.path).filter { $0.hasSuffix(".log") }.sorted()
+        let names = try RealLogLines.names()
         XCTAssertEqual(names.count, 8)
         for name in names {
-            let lines = try lines(of: name)
+            let lines = try RealLogLines.lines(of: name)
             let time = "2026-11-25T19:05:14.123Z"
             let wrapped: [(String, String)] = [
-                ("shipper", lines.map { "{\"@timestamp\":\"\(time)\",\"level\":\"info\",\"message\":\(jsonString($0)),\"service\":\"xmpp\"}\n" }.joined()),
+                ("shipper", lines.map { "{\"@timestamp\":\"\(time)\",\"level\":\"info\",\"message\":\(RealLogLines.jsonString($0)),\"service\":\"xmpp\"}\n" }.joined()),
                 ("loki", lines.map {
-                    "{\"labels\":{\"container\":\"xmpp-1\",\"job\":\"docker\"},\"line\":\(jsonString($0, goEscapes: true)),\"timestamp\":\"\(time)\"}\n"
+                    "{\"labels\":{\"container\":\"xmpp-1\",\"job\":\"docker\"},\"line\":\(RealLogLines.jsonString($0, goEscapes: true)),\"timestamp\":\"\(time)\"}\n"
                 }.joined()),
                 ("elastic", lines.map {
-                    "{\"_index\":\"logs\",\"_id\":\"1\",\"_score\":null,\"_source\":{\"@timestamp\":\"\(time)\",\"message\":\(jsonString($0)),"
+                    "{\"_index\":\"logs\",\"_id\":\"1\",\"_score\":null,\"_source\":{\"@timestamp\":\"\(time)\",\"message\":\(RealLogLines.jsonString($0)),"
                         + "\"container\":{\"name\":\"xmpp-1\"},\"stream\":\"stdout\"}}\n"
                 }.joined()),
             ]
@@ -153,24 +147,5 @@ final class JSONEnvelopeTests: CLITestCase {
         // A JSON line whose message is a stanza itself is a row, its other keys fields.
         try assertStanzaq(["--fields", "time", "-e", "/@id"], stdin: "{\"time\":\"5\",\"message\":\"<presence id='x'/>\"}\n",
                           stdout: "5\tx\n", status: 0)
-    }
-
-    private func jsonString(_ text: String, goEscapes: Bool = false) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "<" where goEscapes: out += "\\u003c"
-            case ">" where goEscapes: out += "\\u003e"
-            case "&" where goEscapes: out += "\\u0026"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 }

@@ -7,7 +7,6 @@ import XCTest
 /// Tests/Fixtures/real-logs in each form, read as the logs themselves are.
 final class JournalEnvelopeTests: CLITestCase {
     static let fixtures = PackagePaths.file("Tests/Fixtures/envelopes")
-    static let realLogs = PackagePaths.file("Tests/Fixtures/real-logs/logs")
 
     private static let columns = ["-e", "/$", "-e", "/@id", "-e", "/@type", "-e", "body#"]
 
@@ -17,7 +16,7 @@ final class JournalEnvelopeTests: CLITestCase {
     }
 
     private func alone(_ name: String) throws -> String {
-        let run = try stanzas("direction,session", [Self.realLogs.appendingPathComponent(name).path])
+        let run = try stanzas("direction,session", [RealLogLines.path(name)])
         XCTAssertEqual(run.status, 0, name)
         XCTAssertFalse(run.output.isEmpty, name)
         return run.output
@@ -72,11 +71,11 @@ final class JournalEnvelopeTests: CLITestCase {
     /// the log itself, without a message.
     func testJournalAndSyslogAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.realLogs.path).filter { $0.hasSuffix(".log") }.sorted()
+        let names = try RealLogLines.names()
         XCTAssertEqual(names.count, 8)
         for name in names {
             let plain = try alone(name)
-            let text = try String(contentsOf: Self.realLogs.appendingPathComponent(name), encoding: .utf8)
+            let text = try String(contentsOf: RealLogLines.folder.appendingPathComponent(name), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
             let wrapped: [(String, String)] = [
                 ("journal", lines.map { "Nov 25 20:05:14 capulet xmpp[812]: \($0)\n" }.joined()),
@@ -99,22 +98,10 @@ final class JournalEnvelopeTests: CLITestCase {
     /// bot): every stanza of each, once, in its order.
     func testTwoProgramsInOneJournalGiveEachProgramsStanzas() throws {
         let scratch = try ScratchDirectory()
-        func lines(_ name: String) throws -> [String] {
-            try String(contentsOf: Self.realLogs.appendingPathComponent(name), encoding: .utf8)
-                .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-        }
-        let server = try lines("prosody.log"), client = try lines("slixmpp-time-alice.log")
-        var mixed = "-- Boot 0d8c8a4fbd6b4d6c9a0c4a3e9d7b1f20 --\n", serverIndex = 0, clientIndex = 0
-        while serverIndex < server.count || clientIndex < client.count {
-            for _ in 0..<3 where serverIndex < server.count {
-                mixed += "2026-11-25T20:05:14+0100 capulet prosody[812]: \(server[serverIndex])\n"
-                serverIndex += 1
-            }
-            for _ in 0..<2 where clientIndex < client.count {
-                mixed += "2026-11-25T20:05:14+0100 capulet slixmpp[905]: \(client[clientIndex])\n"
-                clientIndex += 1
-            }
-        }
+        let server = try RealLogLines.lines(of: "prosody.log"), client = try RealLogLines.lines(of: "slixmpp-time-alice.log")
+        let mixed = "-- Boot 0d8c8a4fbd6b4d6c9a0c4a3e9d7b1f20 --\n"
+            + RealLogLines.interleaved(server, client, take: (3, 2),
+                                       prefix: ("2026-11-25T20:05:14+0100 capulet prosody[812]: ", "2026-11-25T20:05:14+0100 capulet slixmpp[905]: "))
         let path = try scratch.write("journal.log", mixed).path
         let run = try stanzas("source,direction,session", [path])
         XCTAssertEqual(run.stderr, "")
