@@ -18,6 +18,8 @@ public final class EnvelopeReader: StanzaStream {
     /// The sources' logs, and the order they appeared in (they end in that order).
     private var logs: [SourceKey: SourceLog] = [:]
     private var order: [SourceLog] = []
+    /// The source of the latest entry (whose lines may wait to be read together).
+    private var current: SourceLog?
     public private(set) var isStopped = false
     public var depthLimit: Int? { didSet { for log in order { log.reader.depthLimit = depthLimit } } }
     public var childSelection: ChildSelection? { didSet { for log in order { log.reader.childSelection = childSelection } } }
@@ -41,20 +43,24 @@ public final class EnvelopeReader: StanzaStream {
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         guard !isStopped else { return }
         decoder.feed(bytes.bindMemory(to: UInt8.self), { take($0) }, damage: damage)
+        current?.flush()
     }
 
     public func finish() throws {
         // (Stopped, the rest of the input is not read: a line it cut is no damage.)
         guard !isStopped else { return }
         decoder.finish({ take($0) }, damage: damage)
+        current?.flush()
         for log in order where !isStopped {
             log.endPartialLine()
+            log.flush()
             log.reader.finish()
         }
     }
 
     /// No more input is coming for now (a followed log is idle): see ``LogReader/idle()``.
     public func idle() {
+        current?.flush()
         for log in order { log.reader.idle() }
     }
 
@@ -62,6 +68,11 @@ public final class EnvelopeReader: StanzaStream {
         guard !isStopped else { return }
         let key = SourceKey(source: entry.source, session: entry.session)
         let log = logs[key] ?? makeLog(key)
+        // The sources' lines are read in the input's order.
+        if log !== current {
+            current?.flush()
+            current = log
+        }
         log.take(entry)
     }
 
@@ -139,14 +150,48 @@ final class SourceLog {
             recent[next] = (entry.line, facts)
             next = (next + 1) % Self.recentLimit
         }
-        var start = 0
         let text = entry.text
-        while start <= text.count {
-            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
-            reader.numberNextLine(entry.line)
-            reader.feed(Array(text[start..<end]) + [0x0A])
-            start = end + 1
+        guard !text.contains(0x0A) else {
+            // An entry of several lines: each numbered with the entry's line.
+            flush()
+            var start = 0
+            while start <= text.count {
+                let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+                reader.numberNextLine(entry.line)
+                reader.feed(Array(text[start..<end]) + [0x0A])
+                start = end + 1
+            }
+            return
         }
+        // Lines of consecutive entries go to the reader together (its batches of
+        // records are read at the end of each feed).
+        if block.isEmpty || entry.line != blockNextLine {
+            flush()
+            blockFirstLine = entry.line
+        }
+        block.append(contentsOf: text)
+        block.append(0x0A)
+        blockLines += 1
+        blockNextLine = entry.line + 1
+        if block.count >= Self.blockBytes || blockLines >= Self.blockLineLimit { flush() }
+    }
+
+    /// The lines of consecutive entries not yet read, the first one's number,
+    /// and the number the next one must have to join them.
+    private var block: [UInt8] = []
+    private var blockFirstLine = 0, blockNextLine = 0, blockLines = 0
+    private static let blockBytes = 1 << 15
+    /// Fewer lines than the facts' ring holds: the facts of a stanza's line are
+    /// still there when the block is read.
+    private static let blockLineLimit = recentLimit / 4
+
+    /// Reads the lines held in ``block``.
+    func flush() {
+        guard !block.isEmpty else { return }
+        reader.numberNextLine(blockFirstLine)
+        reader.feed(block)
+        block.removeAll(keepingCapacity: true)
+        blockLines = 0
     }
 
     /// The facts of the entry at `line`, looked for from the latest back.
