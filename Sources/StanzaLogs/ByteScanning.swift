@@ -8,6 +8,12 @@ import CByteSearch
 import StanzaXML
 #endif
 
+/// How many line feeds `bytes` holds.
+public func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    return stanzaq_count_byte(base, bytes.count, 0x0A)
+}
+
 /// Small searches over the bytes of a line, for the log parsers.
 extension UnsafeBufferPointer where Element == UInt8 {
     /// The offset of the first occurrence of `needle` at or after `from`.

@@ -119,6 +119,21 @@ class CLITestCase: XCTestCase {
         }
     }
 
+    /// What became of the parts of `path` cut at `size` (`STANZAQ_DEBUG_PARTS`):
+    /// the line the search adds to standard error, after what one thread writes.
+    func partsReport(_ arguments: [String], _ path: String, size: Int, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let one = try Runner.stanzaq(["--threads", "1"] + arguments + [path])
+        let several = try Runner.stanzaq(["--threads", "2"] + arguments + [path],
+                                         environment: ["STANZAQ_PART_SIZE": String(size), "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(several.output, one.output, "stdout of \(path) at \(size)", file: file, line: line)
+        XCTAssertEqual(several.status, one.status, "exit status of \(path) at \(size)", file: file, line: line)
+        guard several.stderr.hasPrefix(one.stderr) else {
+            XCTFail("stderr of \(path) at \(size): \(several.stderr)", file: file, line: line)
+            return ""
+        }
+        return String(several.stderr.dropFirst(one.stderr.count))
+    }
+
     /// Runs the binary on pipes: writes `first`, reads the first line it prints
     /// while its input is still open (`nil`: none within 30 s, a hang guard),
     /// then writes `rest`, ends the input, and reads what else it prints.

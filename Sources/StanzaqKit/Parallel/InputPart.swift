@@ -55,6 +55,10 @@ struct PartOfInput {
     /// own): what the reader finds while reading the lines up to this one was
     /// written by the parts before, and is not written again.
     var silentThrough = 0
+    /// For a part of a log taken out of its envelope (``UnwrappedLog``): the
+    /// input's lines of its text, and the envelope's facts. Its `bytes` and
+    /// `offset` are the log's text, not the input's.
+    var enveloped: EnvelopedLines?
 
     /// Reads the file from `offset` to its end, handing each chunk to `body`
     /// until it returns `false`; returns `errno` if reading failed.

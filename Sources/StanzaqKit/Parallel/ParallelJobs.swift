@@ -187,9 +187,3 @@ func firstNewline(in bytes: [UInt8], from: Int) -> Int? {
         return found < buffer.count ? found : nil
     }
 }
-
-/// How many line feeds `bytes` holds.
-func countNewlines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
-    return stanzaq_count_byte(base, bytes.count, 0x0A)
-}

@@ -14,12 +14,19 @@ extension ParallelSearch {
     /// ended at a clean cut (``LogReader/isAtCleanCut``); else the log is read
     /// again from its start by one reader, which writes only what it finds from
     /// that part on.
-    func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?) -> Bool {
+    ///
+    /// A log in an envelope is cut likewise, its text taken out by the producer
+    /// (`unwrapped`): the parts are the text's, with the input's lines and the
+    /// envelope's facts (``EnvelopedLines``), until a second source or damage
+    /// to the envelope, from whose part on one reader reads the input again.
+    func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?,
+                  unwrapped: UnwrappedLog? = nil) -> Bool {
         let blockSize = 1 << 16
+        let source: LogBytes = unwrapped.map { .unwrapped($0) } ?? .file(fd)
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
         let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
-        if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
+        if unwrapped == nil, let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
             let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
             return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy))
         }
@@ -36,7 +43,7 @@ extension ParallelSearch {
         // Each part's bytes are read straight into its array, a part's worth at once
         // (appending each block read copied all 100 MB once more, 2% of a search's
         // time, perf); a part that needs more grows as before.
-        var buffer = filled(first[...], fd, at: first.count, size: partSize + blockSize)
+        var buffer = filled(first[...], source, at: first.count, size: partSize + blockSize)
         var offset = 0, readTo = buffer.count, line = 1, index = 0
         var start: LogPartStart?
         // Where the part in `buffer` ends: the start of the first line at or after
@@ -48,10 +55,20 @@ extension ParallelSearch {
             logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (index == 0 ? searchStart : 0), scanner)
         }
         func make(_ bytes: [UInt8], endsInput: Bool) -> Bool {
-            let part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [], line: line,
-                                   stanzasBefore: 0, stanzas: nil, log: format, logStart: start, index: index, endsInput: endsInput)
+            let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1)
+            var part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [],
+                                   line: enveloped?.firstLine ?? line, stanzasBefore: 0, stanzas: nil, log: format,
+                                   logStart: start, index: index, endsInput: endsInput)
+            part.enveloped = enveloped
             index += 1
             return self.make(.part(file, part))
+        }
+        /// The rest of the input, read by one reader from its start (which is
+        /// silent up to the part that would start here).
+        func rereadRest(because reason: String? = nil) {
+            let inputLine = unwrapped.map { $0.lines(from: offset, to: offset, linesBefore: line - 1).firstLine } ?? line
+            if let reason { debugParts("\(path): read whole from line \(inputLine) on: \(reason)") }
+            _ = self.make(.part(file, rereading(file, from: offset, line: inputLine)))
         }
         cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             if let end = cut() {
@@ -61,7 +78,7 @@ extension ParallelSearch {
                 let nextStart = lines(of: buffer, around: end, lineEnd, scanner.partStart)
                 scanner.cut()
                 // The part keeps the buffer (no copy); what follows it starts a new one.
-                let next = filled(buffer[end...], fd, at: readTo, size: partSize + blockSize)
+                let next = filled(buffer[end...], source, at: readTo, size: partSize + blockSize)
                 readTo = offset + end + next.count
                 buffer.removeSubrange(end...)
                 let bytes = buffer
@@ -74,15 +91,20 @@ extension ParallelSearch {
                 searchFrom = partSize - 1
                 continue
             }
-            let more = readBlock(fd, at: readTo, size: blockSize)
+            let more = readBlock(source, at: readTo, size: blockSize)
             if more.isEmpty {
-                // The end of the log: the last part.
-                _ = make(buffer, endsInput: true)
+                if let trouble = unwrapped?.trouble {
+                    // What follows cannot be read in parts: the rest is read by one reader.
+                    rereadRest(because: trouble)
+                } else {
+                    // The end of the log: the last part.
+                    _ = make(buffer, endsInput: true)
+                }
                 break cutting
             }
             if buffer.count > 8 * partSize + blockSize {
                 // No line ends in sight: the rest is read by one reader, from the log's start.
-                _ = self.make(.part(file, rereading(file, from: offset, line: line)))
+                rereadRest()
                 break cutting
             }
             // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
@@ -121,17 +143,35 @@ extension ParallelSearch {
 
     /// `rest` and then the bytes of `fd` from `offset` on, read into the array
     /// itself: `size` bytes in all, fewer at the file's end.
-    private func filled(_ rest: ArraySlice<UInt8>, _ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
+    private func filled(_ rest: ArraySlice<UInt8>, _ source: LogBytes, at offset: Int, size: Int) -> [UInt8] {
         let capacity = max(size, rest.count)
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             count = buffer.initialize(fromContentsOf: rest)
-            while count < capacity {
-                let read = pread(fd, buffer.baseAddress! + count, capacity - count, off_t(offset + count - rest.count))
+            count += source.read(into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]), at: offset)
+        }
+    }
+
+    /// Cuts a log in `envelope` into parts as ``splitLog(_:_:buffer:format:unwrapped:)``
+    /// does, its text taken out of the envelope as the parts are made.
+    func splitEnvelopedLog(_ path: String, _ fd: Int32, _ envelope: Envelope) -> Bool {
+        guard parallelism.logParts else {
+            close(fd)
+            return false
+        }
+        var position = 0
+        let log = UnwrappedLog(envelope: envelope) { buffer in
+            while true {
+                let read = pread(fd, buffer.baseAddress, buffer.count, off_t(position))
                 if read < 0 && errno == EINTR { continue }
-                if read <= 0 { break }
-                count += read
+                guard read > 0 else { return 0 }
+                position += read
+                return read
             }
         }
+        var format = envelope.innerFormat
+        if case .log(let given?)? = options.input { format = given }
+        let first = readBlock(.unwrapped(log), at: 0, size: 1 << 16)
+        return splitLog(path, fd, buffer: first, format: format, unwrapped: log)
     }
 
     /// `body` of the line of `buffer` from `lineStart` to `lineEnd` and the line before it.

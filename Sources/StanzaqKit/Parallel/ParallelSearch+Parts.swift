@@ -58,13 +58,15 @@ extension ParallelSearch {
         return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
     }
 
-    /// Whether an input that starts with `buffer` is read in an envelope.
-    private func isEnveloped(_ buffer: [UInt8]) -> Bool {
-        if options.envelope != nil { return true }
-        guard options.recognisesEnvelopes, options.input != .xml else { return false }
+    /// The envelope an input that starts with `buffer` is read in, if any.
+    private func envelope(of buffer: [UInt8]) -> Envelope? {
+        if let envelope = options.envelope { return envelope }
+        guard options.recognisesEnvelopes, options.input != .xml else { return nil }
         let head = Array(buffer.prefix(4096))
-        guard case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: head.count < 4096) }) else { return false }
-        return true
+        guard case .some(.some(let envelope)) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: head.count < 4096) }) else {
+            return nil
+        }
+        return envelope
     }
 
     /// Cuts the file at `path` into parts, if it is an XMPP stream, a top-level
@@ -83,11 +85,11 @@ extension ParallelSearch {
         let blockSize = 1 << 16
         let buffer = readBlock(fd, at: 0, size: blockSize)
         // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
-        // A log in an envelope is read whole too (its sources' lines interleave).
-        if buffer.starts(with: [0x1F, 0x8B]) || isEnveloped(buffer) {
+        if buffer.starts(with: [0x1F, 0x8B]) {
             close(fd)
             return false
         }
+        if let envelope = envelope(of: buffer) { return splitEnvelopedLog(path, fd, envelope) }
         if case .log(let format)? = options.input ?? InputKind.recognise(buffer, atEnd: buffer.count < blockSize) {
             return splitLog(path, fd, buffer: buffer, format: format)
         }
@@ -185,14 +187,12 @@ extension ParallelSearch {
     }
 
     func readBlock(_ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
+        readBlock(.file(fd), at: offset, size: size)
+    }
+
+    func readBlock(_ source: LogBytes, at offset: Int, size: Int) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let read = pread(fd, buffer.baseAddress! + count, size - count, off_t(offset + count))
-                if read < 0 && errno == EINTR { continue }
-                if read <= 0 { break }
-                count += read
-            }
+            count = source.read(into: UnsafeMutableRawBufferPointer(buffer), at: offset)
         }
     }
 }

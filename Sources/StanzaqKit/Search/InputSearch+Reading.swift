@@ -12,7 +12,13 @@ extension InputSearch {
         if let bytes = part?.bytes {
             // A part that ends inside the input: read, not finished.
             code = nil
-            do { _ = try bytes.withUnsafeBytes { try feed($0) } } catch { failure = error }
+            do {
+                if let enveloped = part?.enveloped {
+                    try feedEnveloped(bytes, enveloped)
+                } else {
+                    _ = try bytes.withUnsafeBytes { try feed($0) }
+                }
+            } catch { failure = error }
             if part?.endsInput == false { logReader?.settleAtCut() }
         } else if let part {
             code = part.readToEnd { chunk in
@@ -35,6 +41,19 @@ extension InputSearch {
         if let failure { throw failure }
         if let code { throw StanzaReaderError.io(errno: code) }
         if outputError == nil && (part?.bytes == nil || part?.endsInput == true) { try finish() }
+    }
+
+    /// Reads a part of a log taken out of its envelope: each stretch of lines
+    /// numbered as the input's.
+    private func feedEnveloped(_ bytes: [UInt8], _ enveloped: EnvelopedLines) throws {
+        // (Makes the reader.)
+        guard try feed(UnsafeRawBufferPointer(start: nil, count: 0)) else { return }
+        try bytes.withUnsafeBytes { all in
+            try enveloped.forEachRun(of: all) { line, run in
+                logReader?.numberNextLine(line)
+                return try feed(run)
+            }
+        }
     }
 
     /// The input has ended: what gzip and the recogniser hold back is read, then the reader ends.
@@ -81,7 +100,7 @@ extension InputSearch {
         }
         // A part that continues an XMPP stream, or a log, is read as the parts before it.
         let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
-            : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : nil }
+            : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : $0.enveloped.map { .log(innerFormat($0.envelope)) } }
         if let kind = known ?? options.input {
             begin(kind)
             return try feed(bytes)
@@ -150,6 +169,7 @@ extension InputSearch {
                                     handler: { [unowned(unsafe) self] in take($0, $1) },
                                     damage: { [unowned(unsafe) self] damage in
                                         guard outputError == nil else { return }
+                                        if silentThrough > 0, isSilent(line: damage.line) { return }
                                         _ = reportDamage(line: damage.line, column: damage.column, damage.message)
                                     })
         reader.depthLimit = plan.depth
@@ -186,10 +206,22 @@ extension InputSearch {
         return reader
     }
 
+    /// The format of a log in `envelope`: as given, or the envelope's; `nil`: detected.
+    private func innerFormat(_ envelope: Envelope) -> LogFormat? {
+        if case .log(let given?)? = options.input { return given }
+        return envelope.innerFormat
+    }
+
     private func makeLogReader(_ format: LogFormat?) -> LogReader {
-        if let format = format ?? part?.log { warn(format) }
+        let enveloped = part?.enveloped
+        if enveloped == nil, let format = format ?? part?.log { warn(format) }
         let reader = LogReader(format: format, defaultNamespace: options.defaultNamespace, reusing: searcher.logScratch.take(),
-                               handler: { [unowned(unsafe) self] in take($0, $1) },
+                               handler: { [unowned(unsafe) self] element, source in
+                                   guard let enveloped else { return take(element, source) }
+                                   var source = source
+                                   enveloped.addFacts(to: &source)
+                                   return take(element, source)
+                               },
                                damage: { [unowned(unsafe) self] damage in
                                    guard outputError == nil else { return }
                                    if silentThrough > 0, isSilent(line: damage.line) { return }

@@ -69,9 +69,12 @@ final class InputSearch<Sink: SearchSink> {
         limit = [searcher.options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         silentThrough = part?.silentThrough ?? 0
         linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
-        warned = part.map { $0.offset > 0 || $0.silentThrough > 0 } ?? false
+        // (The parts of an enveloped log warn at its end, as one reader does.)
+        warned = part.map { $0.enveloped == nil && ($0.offset > 0 || $0.silentThrough > 0) } ?? false
         decompressed = part == nil ? DecompressedInput() : nil
-        envelopeDecided = part != nil || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
+        // A part is the file's plain text, but for a reader of the whole file again.
+        let rereadsFile = part.map { $0.offset == 0 && $0.bytes == nil && $0.continuing == nil } ?? true
+        envelopeDecided = !rereadsFile || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
     }
 
     /// Searches the input; returns how many of its stanzas counted, and for a
@@ -179,6 +182,7 @@ final class InputSearch<Sink: SearchSink> {
             // Stopped by the search (-q): what was read up to there is right.
             if !searcher.goesOn(sink) { return (count, true) }
             guard let logReader else { return (count, false) }
+            if part.endsInput, let enveloped = part.enveloped { warn(logReader.format, envelope: enveloped.envelope) }
             searcher.cutLog = logReader.cutLog
             // Read as one reader of the whole log reads it if its start depends on
             // nothing before (the part before ended at a clean cut) — stanza numbers
@@ -194,6 +198,11 @@ final class InputSearch<Sink: SearchSink> {
             return (count, start && endTrouble == nil)
         }
         if let part {
+            if part.silentThrough > 0, let envelopeReader {
+                // The rest of an enveloped log, whose parts gave no warning.
+                warned = false
+                warn(envelopeReader.formats.first, envelope: envelopeReader.envelope)
+            }
             guard let expected = part.stanzas else { return (count, true) }
             // Stopped by the search (-q): what was read up to there is right.
             if !searcher.goesOn(sink) { return (count, true) }
