@@ -21,6 +21,10 @@ with its ratio. BENCH_ONLY=speed runs that part alone.
 Damaged input (issue 43, benchmarks/damage.py): cut start tags and ejabberd records
 that each open a start tag, as rates against an undamaged log's. BENCH_ONLY=damage
 runs that part alone.
+
+A log in an envelope (issue 44, benchmarks/envelopes.py): Prosody's log through
+`docker logs -t` and Docker's json-file against the log unwrapped, --threads 1
+and grep. BENCH_ONLY=envelopes runs that part alone.
 """
 import glob
 import hashlib
@@ -37,6 +41,7 @@ import tempfile
 import time
 
 import damage
+import envelopes
 import speed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -252,6 +257,10 @@ def main():
     if os.environ.get("BENCH_ONLY") == "damage":
         print("\n".join(damage.run(BIN, DATA, RUNS, interleaved, q, make_log(20)[0])), flush=True)
         return
+    if os.environ.get("BENCH_ONLY") == "envelopes":
+        os.makedirs(DATA, exist_ok=True)
+        print("\n".join(envelopes.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)), flush=True)
+        return
     if os.environ.get("BENCH_ONLY") == "speed":
         os.makedirs(DATA, exist_ok=True)
         print("\n".join(speed.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)), flush=True)
@@ -291,6 +300,8 @@ def main():
 
     real_shapes = speed.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)
     print("\n".join(real_shapes), flush=True)
+    enveloped = envelopes.run(ROOT, BIN, DATA, RUNS, interleaved, peak_rss_mib, digest, q)
+    print("\n".join(enveloped), flush=True)
 
     stanza = os.path.join(ROOT, "examples/message-delay.xml")
     startup = hyperfine([f"{BIN} /@id {stanza}", f"xmllint --noout {stanza}"], 30, warmup=3)
@@ -326,7 +337,7 @@ def main():
               f"| single small stanza: stanzaq /@id, median (goal <= 15 ms) | {startup[0] * 1000:.1f} ms |",
               f"| single small stanza: xmllint --noout, median | {startup[1] * 1000:.1f} ms |"]
     lines += ["", "| start-up and size | value |", "|---|---:|"] + lean
-    lines += [""] + real_shapes
+    lines += [""] + real_shapes + [""] + enveloped
     lines += [""] + damage.run(BIN, DATA, RUNS, interleaved, q, log_small)
     lines += ["", "| log benchmark | value |", "|---|---:|",
               f"| stanzaq body# on a Prosody debug log ({log_size:.0f} MB), median | {log_medians[0]:.3f} s ({log_size / log_medians[0]:.1f} MB/s) |",

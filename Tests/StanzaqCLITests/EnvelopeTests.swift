@@ -168,6 +168,9 @@ final class EnvelopeTests: CLITestCase {
             + "2026-11-25T19:05:15Z Nov 25 19:05:14 c2s1\tdebug\tSEND: <presence id='b'/>\n"
         try assertStanzaq(["-e", "/@id"], stdin: text, stdout: "a\nb\n",
                           stderr: "(standard input):2:1: not a docker logs -t line: skipped\n", status: 2)
+        // The message comes after the stanzas of the lines before it, as those lines did.
+        let run = try Runner.shell("printf '%s' \(shellQuote(text)) | stanzaq -e /@id 2>&1")
+        XCTAssertEqual(run.output, "a\n(standard input):2:1: not a docker logs -t line: skipped\nb\n")
     }
 
     /// A line in an envelope is read as it comes (`tail -f … | stanzaq`): its

@@ -6,11 +6,11 @@ import StanzaXML
 /// service's container name (`prosody-1`), padded to the longest name, and ` | `
 /// (compose's cmd/formatter/logs.go, `%-*s | `); coloured on a terminal. With
 /// `-t`, the time follows in RFC 3339. Each container is a source of its own.
-enum ComposeLogs: LineEnvelope {
+enum ComposeLogs: PlainLineEnvelope {
     static let name = "compose"
     static let lineName = "a docker compose logs"
 
-    static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry? {
+    static func plainEntry(of line: UnsafeBufferPointer<UInt8>) -> PlainEntry? {
         var index = skippingColour(line, from: 0)
         let nameStart = index
         while index < line.count, isNameByte(line[index]) { index += 1 }
@@ -21,12 +21,10 @@ enum ComposeLogs: LineEnvelope {
         guard index < line.count, line[index] == UInt8(ascii: "|") else { return nil }
         index = skippingColour(line, from: index + 1)
         if index < line.count, line[index] == 0x20 { index += 1 }
-        let source = String(decoding: UnsafeBufferPointer(rebasing: line[nameStart..<nameEnd]), as: UTF8.self)
         if let timeEnd = rfc3339TimeEnd(in: line, from: index), timeEnd == line.count || line[timeEnd] == 0x20 {
-            return EnvelopeEntry(line, text: min(timeEnd + 1, line.count)..<line.count, number: number, source: source,
-                                 time: index..<timeEnd)
+            return PlainEntry(text: min(timeEnd + 1, line.count), source: nameStart..<nameEnd, time: index..<timeEnd)
         }
-        return EnvelopeEntry(line, text: index..<line.count, number: number, source: source)
+        return PlainEntry(text: index, source: nameStart..<nameEnd)
     }
 
     /// Whether a container's name ends with its replica's number (`prosody-1`,

@@ -5,15 +5,15 @@ import StanzaXML
 /// `docker logs -t` and `kubectl logs --timestamps`: each line of the program's
 /// output after the time the runtime received it, in RFC 3339 with nanoseconds
 /// and a space (moby's daemon/logger `RFC3339NanoFixed`, kubectl's `RFC3339Nano`).
-enum DockerTimestamps: LineEnvelope {
+enum DockerTimestamps: PlainLineEnvelope {
     static let name = "docker"
     static let lineName = "a docker logs -t"
 
-    static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry? {
+    static func plainEntry(of line: UnsafeBufferPointer<UInt8>) -> PlainEntry? {
         guard let end = rfc3339TimeEnd(in: line, from: 0) else { return nil }
-        if end == line.count { return EnvelopeEntry(line, text: end..<end, number: number, time: 0..<end) }
+        if end == line.count { return PlainEntry(text: end, time: 0..<end) }
         guard line[end] == 0x20 else { return nil }
-        return EnvelopeEntry(line, text: (end + 1)..<line.count, number: number, time: 0..<end)
+        return PlainEntry(text: end + 1, time: 0..<end)
     }
 }
 

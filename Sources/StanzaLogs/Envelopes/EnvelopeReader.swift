@@ -42,14 +42,14 @@ public final class EnvelopeReader: StanzaStream {
 
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         guard !isStopped else { return }
-        decoder.feed(bytes.bindMemory(to: UInt8.self), { take($0) }, damage: damage)
+        decoder.feed(bytes.bindMemory(to: UInt8.self), { take($0) }, damage: { reportDamage($0) })
         current?.flush()
     }
 
     public func finish() throws {
         // (Stopped, the rest of the input is not read: a line it cut is no damage.)
         guard !isStopped else { return }
-        decoder.finish({ take($0) }, damage: damage)
+        decoder.finish({ take($0) }, damage: { reportDamage($0) })
         current?.flush()
         for log in order where !isStopped {
             log.endPartialLine()
@@ -62,6 +62,12 @@ public final class EnvelopeReader: StanzaStream {
     public func idle() {
         current?.flush()
         for log in order { log.reader.idle() }
+    }
+
+    /// Damage to the envelope: reported after what the lines before it hold.
+    private func reportDamage(_ damage: InputDamage) {
+        current?.flush()
+        self.damage(damage)
     }
 
     private func take(_ entry: EnvelopeEntry) {

@@ -34,6 +34,36 @@ extension LineEnvelope {
     static func refusal(of line: UnsafeBufferPointer<UInt8>) -> String { "not \(lineName) line: skipped" }
 }
 
+/// A line envelope that keeps the program's line as it is after a prefix
+/// (`docker logs -t`, compose, the CRI log): its lines are taken apart without
+/// a copy, and a part of a search in parallel takes the text out at the speed
+/// of a copy (``UnwrappedLog``).
+protocol PlainLineEnvelope: LineEnvelope {
+    /// Where `line` (without its line feed) holds what, or `nil` if it is none
+    /// of this envelope's lines.
+    static func plainEntry(of line: UnsafeBufferPointer<UInt8>) -> PlainEntry?
+}
+
+/// Where a line of a ``PlainLineEnvelope`` holds what.
+struct PlainEntry {
+    /// Where the program's text starts: it runs to the line's end.
+    var text: Int
+    var source: Range<Int>?
+    var time: Range<Int>?
+    /// Whether the program's line goes on in the source's next entry.
+    var partial = false
+}
+
+extension PlainLineEnvelope {
+    static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry? {
+        guard let plain = plainEntry(of: line) else { return nil }
+        var entry = EnvelopeEntry(line, text: plain.text..<line.count, number: number, source: plain.source.map(line.string),
+                                  time: plain.time)
+        entry.partial = plain.partial
+        return entry
+    }
+}
+
 /// The lines of an input fed in pieces: each handed on whole (without its
 /// line feed) as soon as its end has come; the last one at the end.
 struct LineSplitter {
@@ -102,13 +132,18 @@ func rfc3339TimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int
 /// offset, `+hh:mm` or (journalctl's `short-iso`) `+hhmm`: its end, and
 /// whether the offset has no colon; `nil` if there is none.
 func isoTimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, colonlessOffset: Bool)? {
-    let shape: [UInt8] = Array("dddd-dd-ddTdd:dd:dd".utf8)
-    guard start + shape.count <= line.count else { return nil }
-    for (offset, expected) in shape.enumerated() {
+    // `dddd-dd-ddTdd:dd:dd`: the separators at 4, 7, 10, 13 and 16, digits elsewhere.
+    guard start + 19 <= line.count else { return nil }
+    for offset in 0..<19 {
         let byte = line[start + offset]
-        if expected == UInt8(ascii: "d") ? !isASCIIDigit(byte) : byte != expected { return nil }
+        switch offset {
+        case 4, 7: if byte != UInt8(ascii: "-") { return nil }
+        case 10: if byte != UInt8(ascii: "T") { return nil }
+        case 13, 16: if byte != UInt8(ascii: ":") { return nil }
+        default: if !isASCIIDigit(byte) { return nil }
+        }
     }
-    var index = start + shape.count
+    var index = start + 19
     if index < line.count, line[index] == UInt8(ascii: ".") {
         index += 1
         let digits = index

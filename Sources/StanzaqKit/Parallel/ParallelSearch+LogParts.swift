@@ -55,7 +55,8 @@ extension ParallelSearch {
             logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (index == 0 ? searchStart : 0), scanner)
         }
         func make(_ bytes: [UInt8], endsInput: Bool) -> Bool {
-            let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1)
+            let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1,
+                                             lines: bytes.withUnsafeBufferPointer(countNewlines))
             var part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [],
                                    line: enveloped?.firstLine ?? line, stanzasBefore: 0, stanzas: nil, log: format,
                                    logStart: start, index: index, endsInput: endsInput)
@@ -66,7 +67,7 @@ extension ParallelSearch {
         /// The rest of the input, read by one reader from its start (which is
         /// silent up to the part that would start here).
         func rereadRest(because reason: String? = nil) {
-            let inputLine = unwrapped.map { $0.lines(from: offset, to: offset, linesBefore: line - 1).firstLine } ?? line
+            let inputLine = unwrapped.map { $0.lines(from: offset, to: offset, linesBefore: line - 1, lines: 0).firstLine } ?? line
             if let reason { debugParts("\(path): read whole from line \(inputLine) on: \(reason)") }
             _ = self.make(.part(file, rereading(file, from: offset, line: inputLine)))
         }
