@@ -134,6 +134,22 @@ class CLITestCase: XCTestCase {
         return String(several.stderr.dropFirst(one.stderr.count))
     }
 
+    /// The output, messages and exit status of a search that skips what cannot
+    /// match (stanzaq(1), "Skipping what cannot match") are those of a full
+    /// read, whatever the threads and wherever its windows fall.
+    func assertSameAsReadingAll(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let all = try Runner.stanzaq(["--read-all", "--threads", "1"] + arguments)
+        XCTAssertNil(all.signal, file: file, line: line)
+        for (size, threads) in [(64, 2), (16384, 1), (16384, 2), (65536, 2)] {
+            let skipping = try Runner.stanzaq(["--threads", String(threads)] + arguments,
+                                              environment: ["STANZAQ_PART_SIZE": String(size)])
+            let shown = "STANZAQ_PART_SIZE=\(size) stanzaq --threads \(threads) \(arguments.map(shellQuote).joined(separator: " "))"
+            XCTAssertEqual(skipping.output, all.output, "stdout of \(shown)", file: file, line: line)
+            XCTAssertEqual(skipping.stderr, all.stderr, "stderr of \(shown)", file: file, line: line)
+            XCTAssertEqual(skipping.status, all.status, "exit status of \(shown)", file: file, line: line)
+        }
+    }
+
     /// Runs the binary on pipes: writes `first`, reads the first line it prints
     /// while its input is still open (`nil`: none within 30 s, a hang guard),
     /// then writes `rest`, ends the input, and reads what else it prints.

@@ -68,6 +68,28 @@ final class EnvelopeParallelTests: CLITestCase {
         XCTAssertEqual(run.status, 2)
     }
 
+    /// A selective query on a log in an envelope reads only the windows
+    /// around the text's hits, as on the log itself: the same windows, the same
+    /// output as a full read.
+    func testPrefilterWindowsInAnEnvelope() throws {
+        let scratch = try ScratchDirectory()
+        let name = "slixmpp-time-alice.log"
+        let lines = try RealLogLines.lines(of: name)
+        let repeated = Array(repeating: lines, count: 6).flatMap { $0 }
+        for (envelope, text) in Self.wrapped(repeated) {
+            let path = try scratch.write("\(envelope)-\(name)", text).path
+            let run = try Runner.stanzaq(["-c", "/iq<type=error>@id", path], environment: ["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"])
+            XCTAssertEqual(run.output, "12\n", envelope)
+            // (The CRI log's long lines are taken apart in two: they are the same lines of text all the same.)
+            XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 7 windows, 23797 of 157806 bytes read\n"
+                           + "stanzaq: parts of \(path): 7 made, 7 kept\n", envelope)
+            for options in [["/iq<type=error>@id"], ["--json", "--fields", "line,time,source,direction", "/message<type=chat>/body#"],
+                            ["-c", "-e", "/iq<type=result>@id", "-e", "query@xmlns"]] {
+                try assertSameAsReadingAll(options + [path])
+            }
+        }
+    }
+
     /// The journal and syslog fixtures, two programs interleaved from their
     /// first lines: read whole, as one thread reads them.
     func testJournalAndSyslogFixturesReadAsOneThread() throws {

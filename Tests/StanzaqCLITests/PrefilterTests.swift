@@ -37,19 +37,6 @@ final class PrefilterTests: CLITestCase {
         return paths
     }
 
-    func assertSameAsReadingAll(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        let all = try Runner.stanzaq(["--read-all", "--threads", "1"] + arguments)
-        XCTAssertNil(all.signal, file: file, line: line)
-        for (size, threads) in [(64, 2), (16384, 1), (16384, 2), (65536, 2)] {
-            let skipping = try Runner.stanzaq(["--threads", String(threads)] + arguments,
-                                              environment: ["STANZAQ_PART_SIZE": String(size)])
-            let shown = "STANZAQ_PART_SIZE=\(size) stanzaq --threads \(threads) \(arguments.map(shellQuote).joined(separator: " "))"
-            XCTAssertEqual(skipping.output, all.output, "stdout of \(shown)", file: file, line: line)
-            XCTAssertEqual(skipping.stderr, all.stderr, "stderr of \(shown)", file: file, line: line)
-            XCTAssertEqual(skipping.status, all.status, "exit status of \(shown)", file: file, line: line)
-        }
-    }
-
     func testEveryLogAsReadWhole() throws {
         let scratch = try ScratchDirectory()
         for path in try logs(in: scratch) {

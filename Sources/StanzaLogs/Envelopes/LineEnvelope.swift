@@ -132,17 +132,14 @@ func rfc3339TimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int
 /// offset, `+hh:mm` or (journalctl's `short-iso`) `+hhmm`: its end, and
 /// whether the offset has no colon; `nil` if there is none.
 func isoTimeEnd(in line: UnsafeBufferPointer<UInt8>, from start: Int) -> (end: Int, colonlessOffset: Bool)? {
-    // `dddd-dd-ddTdd:dd:dd`: the separators at 4, 7, 10, 13 and 16, digits elsewhere.
+    // `dddd-dd-ddTdd:dd:dd`: the separators at 4, 7, 10, 13 and 16, digits
+    // elsewhere (looked at on every line of an envelope: no loop).
     guard start + 19 <= line.count else { return nil }
-    for offset in 0..<19 {
-        let byte = line[start + offset]
-        switch offset {
-        case 4, 7: if byte != UInt8(ascii: "-") { return nil }
-        case 10: if byte != UInt8(ascii: "T") { return nil }
-        case 13, 16: if byte != UInt8(ascii: ":") { return nil }
-        default: if !isASCIIDigit(byte) { return nil }
-        }
-    }
+    let time = UnsafeBufferPointer(rebasing: line[start..<(start + 19)])
+    guard time[4] == UInt8(ascii: "-"), time[7] == UInt8(ascii: "-"), time[10] == UInt8(ascii: "T"),
+          time[13] == UInt8(ascii: ":"), time[16] == UInt8(ascii: ":") else { return nil }
+    func digits(_ first: Int, _ second: Int) -> Bool { time[first] &- 0x30 < 10 && time[second] &- 0x30 < 10 }
+    guard digits(0, 1), digits(2, 3), digits(5, 6), digits(8, 9), digits(11, 12), digits(14, 15), digits(17, 18) else { return nil }
     var index = start + 19
     if index < line.count, line[index] == UInt8(ascii: ".") {
         index += 1

@@ -45,11 +45,19 @@ public final class UnwrappedLog {
         self.envelope = envelope
         self.readInput = readInput
         if let plain = envelope.definition as? any PlainLineEnvelope.Type {
-            taker = PlainLineTaker(plain, log: self)
+            taker = Self.plainTaker(plain, log: self)
         } else {
             taker = DecodedEntryTaker(envelope, log: self)
         }
     }
+
+    /// (Specialised for the envelope: its lines are taken apart on every line.)
+    private static func plainTaker<Definition: PlainLineEnvelope>(_: Definition.Type, log: UnwrappedLog) -> any EntryTaker {
+        PlainLineTaker<Definition>(log: log)
+    }
+
+    /// What the input is read into.
+    private var raw = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Copies the text from `offset` on (where the last read ended) into
     /// `buffer`: how many bytes, fewer than it holds only at the end of the
@@ -58,7 +66,6 @@ public final class UnwrappedLog {
         precondition(offset >= textStart && offset <= textStart + text.count)
         text.removeSubrange(..<(offset - textStart))
         textStart = offset
-        var raw = [UInt8](repeating: 0, count: 1 << 16)
         // (Only whole lines are handed on: a line begun may yet be dropped.)
         while wholeLines < buffer.count && !inputEnded && trouble == nil {
             let count = raw.withUnsafeMutableBytes(readInput)
@@ -222,9 +229,8 @@ private final class DecodedEntryTaker: EntryTaker {
 /// A ``PlainLineEnvelope``: each line's text copied out as it is, and the
 /// prefix before it kept, from which the facts are taken only for the stanzas
 /// that ask.
-private final class PlainLineTaker: EntryTaker {
+private final class PlainLineTaker<Definition: PlainLineEnvelope>: EntryTaker {
     private unowned(unsafe) let log: UnwrappedLog
-    private let definition: any PlainLineEnvelope.Type
     private var lines = LineSplitter()
     /// The prefixes of the input's lines from `firstLine` on, one after the
     /// other, and where each starts (the start of all of them is `prefixesStart`).
@@ -236,8 +242,7 @@ private final class PlainLineTaker: EntryTaker {
     /// Whether a line of text was begun and goes on in the next entry.
     private var lineBegun = false
 
-    init(_ definition: any PlainLineEnvelope.Type, log: UnwrappedLog) {
-        self.definition = definition
+    init(log: UnwrappedLog) {
         self.log = log
     }
 
@@ -258,7 +263,7 @@ private final class PlainLineTaker: EntryTaker {
         if end > 0, raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeBufferPointer(rebasing: raw[..<end])
         guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
-        guard let entry = definition.plainEntry(of: line) else {
+        guard let entry = Definition.plainEntry(of: line) else {
             log.stop(because: "damage at line \(number)")
             return
         }

@@ -7,8 +7,10 @@ import StanzaQuery
 /// steps, forgotten once behind the windows, with the line count of what was
 /// forgotten.
 final class LogWindows {
-    let fileDescriptor: Int32
-    let size: Int
+    let source: LogBytes
+    /// The log's size: a file's, or (a log taken out of its envelope) `Int.max`
+    /// until the text has been read to its end.
+    private(set) var size: Int
     let format: LogFormat
     /// What starts every record of the log, where its format learns it (from
     /// the first window's bytes): a window never starts at a line without it,
@@ -51,8 +53,11 @@ final class LogWindows {
     private var marks: [Range<Int>] = []
     private var marksStart = 0
 
-    init(fileDescriptor: Int32, size: Int, format: LogFormat, partSize: Int, hits: [Needle], others: [Needle]) {
-        self.fileDescriptor = fileDescriptor
+    /// Told of each offset before which the bytes are forgotten, and its line.
+    var forgetting: ((_ offset: Int, _ line: Int) -> Void)?
+
+    init(source: LogBytes, size: Int, format: LogFormat, partSize: Int, hits: [Needle], others: [Needle]) {
+        self.source = source
         self.size = size
         self.format = format
         self.hits = NeedleSearch(hits)
@@ -90,15 +95,11 @@ final class LogWindows {
             buffer.deallocate()
             buffer = grown
         }
-        var got = 0
-        while got < wanted {
-            let read = pread(fileDescriptor, buffer + count + got, wanted - got, off_t(readTo + got))
-            if read < 0 && errno == EINTR { continue }
-            if read <= 0 { break }
-            got += read
-        }
+        let got = source.read(into: UnsafeMutableRawBufferPointer(start: buffer + count, count: wanted), at: readTo)
         // (The file shrank: what was read is all there is; the reader of the part says so.)
         count += got
+        // The end of a text whose size was not known.
+        if got < wanted && size == Int.max { size = readTo }
     }
 
     /// Forgets the bytes before `offset`, counting their line feeds first (and
@@ -108,6 +109,7 @@ final class LogWindows {
         walk(to: offset)
         _ = line(at: offset)
         kept = min(offset, readTo)
+        forgetting?(kept, countedLine)
         if kept - base >= block {
             let dropped = kept - base
             buffer.update(from: buffer + dropped, count: count - dropped)
@@ -146,11 +148,11 @@ final class LogWindows {
     func firstHit(from offset: Int, before limit: Int, keeping: Int?, headers: Bool) -> (offset: Int, isHeader: Bool)? {
         let set = headers ? 0 : 1
         let search = headers ? all : hits
-        let limit = min(limit, size)
         var known = searched[set]
         if offset < known.from || known.to < offset || (known.needle == nil && known.to == offset) { known = (offset, offset, nil) }
-        while known.needle == nil && known.to < limit {
-            let end = min(limit, known.to + step)
+        // (The size may become known as the search reads on.)
+        while known.needle == nil && known.to < min(limit, size) {
+            let end = min(limit, size, known.to + step)
             read(to: min(end + search.longest - 1, size))
             let stop = min(end + search.longest - 1, readTo)
             var found = search.firstHit(in: bytes, from: known.to - base, to: stop - base).map { ($0.offset + base, $0.needle) }
@@ -165,7 +167,7 @@ final class LogWindows {
             }
         }
         searched[set] = known
-        guard let needle = known.needle, known.to < limit else { return nil }
+        guard let needle = known.needle, known.to < min(limit, size) else { return nil }
         return (known.to, needle >= hits.needles.count)
     }
 

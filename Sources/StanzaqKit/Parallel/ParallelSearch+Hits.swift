@@ -40,9 +40,14 @@ extension ParallelSearch {
 
     /// `firstWindow`: where the first window may end at the earliest (past the
     /// line that decided the log's format, which its reader decides by too).
-    func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter, firstWindow: Int) -> Bool {
+    ///
+    /// A log in an envelope is searched likewise, in the text the producer takes
+    /// out of it (`unwrapped`), whose size is known only at its end; from a
+    /// second source or damage to the envelope on, one reader reads the input.
+    func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter, firstWindow: Int,
+                        unwrapped: UnwrappedLog? = nil) -> Bool {
         var status = stat()
-        guard fstat(fd, &status) == 0 else {
+        guard unwrapped != nil || fstat(fd, &status) == 0 else {
             close(fd)
             return false
         }
@@ -56,10 +61,11 @@ extension ParallelSearch {
             close(fd)
             return false
         }
-        let jobs = WindowJobs(file: file, log: LogWindows(fileDescriptor: fd, size: Int(status.st_size), format: format,
-                                                          partSize: options.partSize, hits: needles.hits, others: needles.others),
-                              batchLimit: batchLimit, make: { [self] in make($0) })
-        let size = jobs.log.size
+        let log = LogWindows(source: unwrapped.map { .unwrapped($0) } ?? .file(fd), size: unwrapped == nil ? Int(status.st_size) : Int.max,
+                             format: format, partSize: options.partSize, hits: needles.hits, others: needles.others)
+        let jobs = WindowJobs(file: file, log: log, unwrapped: unwrapped, batchLimit: batchLimit, make: { [self] in make($0) })
+        // (A log taken out of its envelope: its size is known once it is read to its end.)
+        var size: Int { log.size }
         var pending: Range<Int>?
         var floor = 0
         if let end = jobs.log.windowEnd(after: min(firstWindow, size)) {
@@ -68,6 +74,7 @@ extension ParallelSearch {
             jobs.log.recordPrefix = jobs.log.bytes(0..<end).withUnsafeBufferPointer { format.learnedRecordPrefix(atStartOf: $0) }
         }
         var dense = false
+        var rereads = false
         cutting: while floor < size && !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             // Hits all over the log: windows would hold most of it, at a greater
             // cost than parts of the size a log is cut into without a prefilter.
@@ -101,7 +108,8 @@ extension ParallelSearch {
                 if let waiting = pending, !jobs.emit(waiting) { break cutting }
                 pending = nil
                 guard jobs.flush() else { break cutting }
-                _ = make(.part(file, rereading(file, from: floor, line: jobs.log.line(at: floor))))
+                _ = make(.part(file, rereading(file, from: floor, line: jobs.inputLine(at: floor))))
+                rereads = true
                 break cutting
             }
             if let waiting = pending, start <= floor + hitWindowJoin, waiting.count < hitWindowLimit {
@@ -112,8 +120,14 @@ extension ParallelSearch {
             }
             floor = end
         }
-        if !stopping.load(ordering: .acquiring), pending.map(jobs.emit) ?? true { _ = jobs.flush() }
-        debugParts("prefilter: \(prefilter.explanation): \(jobs.index) windows, \(jobs.covered) of \(size) bytes read")
+        if !stopping.load(ordering: .acquiring), pending.map(jobs.emit) ?? true, jobs.flush(), !rereads, let trouble = unwrapped?.trouble,
+           file.fellBackAt.load(ordering: .acquiring) == Int.max {
+            // What follows cannot be read in parts: the rest is read by one reader.
+            let line = jobs.inputLine(at: floor)
+            debugParts("\(path): read whole from line \(line) on: \(trouble)")
+            _ = make(.part(file, rereading(file, from: floor, line: line)))
+        }
+        debugParts("prefilter: \(prefilter.explanation): \(jobs.index) windows, \(jobs.covered) of \(size == Int.max ? "the text read before" : String(size)) bytes read")
         _ = make(.end(file))
         return true
     }
@@ -142,6 +156,8 @@ extension ParallelSearch {
 private final class WindowJobs {
     let file: SplitFile
     let log: LogWindows
+    /// The log's envelope, which the windows' text was taken out of.
+    let unwrapped: UnwrappedLog?
     let batchLimit: Int
     let make: (Job.Work) -> Bool
     /// How many windows were made, and how much of the log they hold.
@@ -153,9 +169,14 @@ private final class WindowJobs {
     /// What the windows so far leave for the next one's reader (``LogPartStart``).
     private let scanner: LogCutScanner
 
-    init(file: SplitFile, log: LogWindows, batchLimit: Int, make: @escaping (Job.Work) -> Bool) {
+    init(file: SplitFile, log: LogWindows, unwrapped: UnwrappedLog?, batchLimit: Int, make: @escaping (Job.Work) -> Bool) {
         self.file = file
         self.log = log
+        self.unwrapped = unwrapped
+        // The text's lines and facts are forgotten with its bytes (the line that holds the offset is kept).
+        if let unwrapped {
+            log.forgetting = { offset, line in _ = unwrapped.lines(from: offset, to: offset, linesBefore: line - 1, lines: 0) }
+        }
         scanner = LogCutScanner(format: log.format)
         self.batchLimit = batchLimit
         self.make = make
@@ -174,11 +195,25 @@ private final class WindowJobs {
         log.forget(before: range.upperBound)
     }
 
+    /// The input's line of the log's line at `offset` (a line's start): the
+    /// text's, or the envelope's it was taken out of.
+    func inputLine(at offset: Int) -> Int {
+        let line = log.line(at: offset)
+        return unwrapped?.lines(from: offset, to: offset, linesBefore: line - 1, lines: 0).firstLine ?? line
+    }
+
     /// Keeps the window `window` for a job; false once the search stopped.
     func emit(_ window: Range<Int>) -> Bool {
+        // (The end of a text taken out of its envelope is the input's only if nothing stopped the taking.)
         var part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: window.lowerBound, bytes: log.bytes(window),
                                continuing: nil, header: [], line: log.line(at: window.lowerBound), stanzasBefore: 0,
-                               stanzas: nil, log: log.format, index: index, endsInput: window.upperBound == log.size)
+                               stanzas: nil, log: log.format, index: index,
+                               endsInput: window.upperBound == log.size && unwrapped?.trouble == nil)
+        if let unwrapped, let bytes = part.bytes {
+            part.enveloped = unwrapped.lines(from: window.lowerBound, to: window.upperBound, linesBefore: part.line - 1,
+                                             lines: bytes.withUnsafeBufferPointer(countNewlines))
+            part.line = part.enveloped!.firstLine
+        }
         // The state its reader starts in: what the windows before left (no stream
         // header or end is skipped, and the formats skipped in carry nothing else
         // over lines that a window's first line does not tell).

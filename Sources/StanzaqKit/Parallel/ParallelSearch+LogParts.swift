@@ -16,9 +16,10 @@ extension ParallelSearch {
     /// that part on.
     ///
     /// A log in an envelope is cut likewise, its text taken out by the producer
-    /// (`unwrapped`): the parts are the text's, with the input's lines and the
-    /// envelope's facts (``EnvelopedLines``), until a second source or damage
-    /// to the envelope, from whose part on one reader reads the input again.
+    /// (`unwrapped`): the parts (or a prefilter's windows) are the text's, with
+    /// the input's lines and the envelope's facts (``EnvelopedLines``), until a
+    /// second source or damage to the envelope, from whose part on one reader
+    /// reads the input again.
     func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?,
                   unwrapped: UnwrappedLog? = nil) -> Bool {
         let blockSize = 1 << 16
@@ -26,9 +27,10 @@ extension ParallelSearch {
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
         let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
-        if unwrapped == nil, let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
+        if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
             let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
-            return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy))
+            return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy),
+                                  unwrapped: unwrapped)
         }
         guard parallelism.logParts, let format = forced ?? detection?.format else {
             close(fd)
@@ -155,7 +157,7 @@ extension ParallelSearch {
     /// Cuts a log in `envelope` into parts as ``splitLog(_:_:buffer:format:unwrapped:)``
     /// does, its text taken out of the envelope as the parts are made.
     func splitEnvelopedLog(_ path: String, _ fd: Int32, _ envelope: Envelope) -> Bool {
-        guard parallelism.logParts else {
+        guard parallelism.logParts || parallelism.skipping != nil else {
             close(fd)
             return false
         }
