@@ -40,6 +40,17 @@ extension UnsafeBufferPointer where Element == UInt8 {
         return true
     }
 
+    /// Whether `byte` is in `range`.
+    func holds(_ byte: UInt8, in range: Range<Int>) -> Bool {
+        guard !range.isEmpty, let base = baseAddress else { return false }
+        return memchr(base + range.lowerBound, Int32(byte), range.count) != nil
+    }
+
+    /// Whether the bytes are `other`'s.
+    func isSame(as other: UnsafeBufferPointer<UInt8>) -> Bool {
+        count == other.count && (count == 0 || memcmp(baseAddress!, other.baseAddress!, count) == 0)
+    }
+
     /// The first offset at or after `from` holding `byte`.
     func firstIndex(of byte: UInt8, from: Int) -> Int? {
         guard from < count, let base = baseAddress else { return nil }

@@ -116,6 +116,11 @@ final class EnvelopeParallelTests: CLITestCase {
             ("docker-json", lines.map {
                 "{\"log\":\(RealLogLines.jsonString($0 + "\n", goEscapes: true)),\"stream\":\"stdout\",\"time\":\"\(time)\"}\n"
             }.joined()),
+            // Docker's json-file with spaces after its colons and commas (another
+            // writer's), taken apart as entries rather than as Docker writes them.
+            ("json-spaced", lines.map {
+                "{\"log\": \(RealLogLines.jsonString($0 + "\n")), \"stream\": \"stdout\", \"time\": \"\(time)\"}\n"
+            }.joined()),
             ("compose", lines.map { "prosody-1  | \($0)\n" }.joined()),
             ("journal", lines.map { "Nov 25 19:05:14 capulet prosody[812]: \($0)\n" }.joined()),
         ]

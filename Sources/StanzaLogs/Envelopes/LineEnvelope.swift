@@ -34,11 +34,31 @@ extension LineEnvelope {
     static func refusal(of line: UnsafeBufferPointer<UInt8>) -> String { "not \(lineName) line: skipped" }
 }
 
+/// A line envelope whose lines the producer of a search in parts takes apart
+/// as fast as it copies them (``UnwrappedLog``): each line's text written out,
+/// no entry made, the bytes its facts are in kept for the stanzas that ask.
+protocol FastLineEnvelope: LineEnvelope {
+    /// Takes `line` (without its line feed) apart as ``entry(of:number:)``
+    /// does: appends the program's text to `text` and says where the rest is;
+    /// `nil` if it is none of this envelope's lines, or not of the shape taken
+    /// apart fast (`text` is then to be dropped from where it was). The entry
+    /// of the bytes ``TakenLine/facts`` (alone) is the line's, text aside.
+    static func take(_ line: UnsafeBufferPointer<UInt8>, text: inout [UInt8]) -> TakenLine?
+}
+
+/// Where a line of a ``FastLineEnvelope`` holds what, besides its text.
+struct TakenLine {
+    var source: Range<Int>?
+    /// The bytes to take the line's facts from.
+    var facts: Range<Int>
+    /// Whether the program's line goes on in the source's next entry.
+    var partial: Bool
+}
+
 /// A line envelope that keeps the program's line as it is after a prefix
 /// (`docker logs -t`, compose, the CRI log): its lines are taken apart without
-/// a copy, and a part of a search in parallel takes the text out at the speed
-/// of a copy (``UnwrappedLog``).
-protocol PlainLineEnvelope: LineEnvelope {
+/// a copy, and the prefix holds the facts.
+protocol PlainLineEnvelope: FastLineEnvelope {
     /// Where `line` (without its line feed) holds what, or `nil` if it is none
     /// of this envelope's lines.
     static func plainEntry(of line: UnsafeBufferPointer<UInt8>) -> PlainEntry?
@@ -55,6 +75,12 @@ struct PlainEntry {
 }
 
 extension PlainLineEnvelope {
+    static func take(_ line: UnsafeBufferPointer<UInt8>, text: inout [UInt8]) -> TakenLine? {
+        guard let plain = plainEntry(of: line) else { return nil }
+        text.append(contentsOf: UnsafeBufferPointer(rebasing: line[plain.text...]))
+        return TakenLine(source: plain.source, facts: 0..<plain.text, partial: plain.partial)
+    }
+
     static func entry(of line: UnsafeBufferPointer<UInt8>, number: Int) -> EnvelopeEntry? {
         guard let plain = plainEntry(of: line) else { return nil }
         var entry = EnvelopeEntry(line, text: plain.text..<line.count, number: number, source: plain.source.map(line.string),

@@ -24,7 +24,7 @@ public final class UnwrappedLog {
     private var taker: EntryTaker!
 
     /// The text taken out and not yet handed on, and where it starts in all of it.
-    @exclusivity(unchecked) private var text: [UInt8] = []
+    @exclusivity(unchecked) fileprivate var text: [UInt8] = []
     @exclusivity(unchecked) private var textStart = 0
     /// Where each stretch of consecutive lines starts in the text, its first
     /// line's number in the input, and how many lines of text come before it.
@@ -44,16 +44,16 @@ public final class UnwrappedLog {
     public init(envelope: Envelope, readInput: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
         self.envelope = envelope
         self.readInput = readInput
-        if let plain = envelope.definition as? any PlainLineEnvelope.Type {
-            taker = Self.plainTaker(plain, log: self)
+        if let fast = envelope.definition as? any FastLineEnvelope.Type {
+            taker = Self.fastTaker(fast, log: self)
         } else {
             taker = DecodedEntryTaker(envelope, log: self)
         }
     }
 
     /// (Specialised for the envelope: its lines are taken apart on every line.)
-    private static func plainTaker<Definition: PlainLineEnvelope>(_: Definition.Type, log: UnwrappedLog) -> any EntryTaker {
-        PlainLineTaker<Definition>(log: log)
+    private static func fastTaker<Definition: FastLineEnvelope>(_: Definition.Type, log: UnwrappedLog) -> any EntryTaker {
+        FastLineTaker<Definition>(log: log)
     }
 
     /// What the input is read into.
@@ -121,10 +121,6 @@ public final class UnwrappedLog {
         lineStart = (textStart + text.count, number)
     }
 
-    fileprivate func appendText(_ bytes: UnsafeBufferPointer<UInt8>) {
-        text.append(contentsOf: bytes)
-    }
-
     /// The line of text begun last ends.
     fileprivate func endLine() {
         text.append(0x0A)
@@ -150,6 +146,7 @@ public final class UnwrappedLog {
         // The lines before are the source's alone, and whole; a line begun is not.
         if let start = lineStart {
             text.removeSubrange((start.offset - textStart)...)
+            runs.removeAll { $0.offset >= start.offset && $0.line >= start.line }
             lineStart = nil
         }
         trouble = reason
@@ -226,19 +223,19 @@ private final class DecodedEntryTaker: EntryTaker {
     }
 }
 
-/// A ``PlainLineEnvelope``: each line's text copied out as it is, and the
-/// prefix before it kept, from which the facts are taken only for the stanzas
-/// that ask.
-private final class PlainLineTaker<Definition: PlainLineEnvelope>: EntryTaker {
+/// A ``FastLineEnvelope``: each line's text written out, and the bytes its
+/// facts are in kept, from which the facts are taken only for the stanzas that ask.
+private final class FastLineTaker<Definition: FastLineEnvelope>: EntryTaker {
     private unowned(unsafe) let log: UnwrappedLog
     private var lines = LineSplitter()
-    /// The prefixes of the input's lines from `firstLine` on, one after the
-    /// other, and where each starts (the start of all of them is `prefixesStart`).
-    @exclusivity(unchecked) private var prefixes: [UInt8] = []
-    @exclusivity(unchecked) private var prefixStarts: [Int] = []
-    private var prefixesStart = 0
+    /// The facts' bytes of the input's lines from `firstLine` on, one after
+    /// the other, and where each starts (the start of all of them is `factsStart`).
+    @exclusivity(unchecked) private var facts: [UInt8] = []
+    @exclusivity(unchecked) private var factStarts: [Int] = []
+    private var factsStart = 0
     private var firstLine = 1
-    private var source: [UInt8]?
+    /// The source the first entry names (`nil`: none), once there was one.
+    private var source: [UInt8]??
     /// Whether a line of text was begun and goes on in the next entry.
     private var lineBegun = false
 
@@ -257,50 +254,67 @@ private final class PlainLineTaker<Definition: PlainLineEnvelope>: EntryTaker {
     }
 
     private func take(_ raw: UnsafeBufferPointer<UInt8>) {
-        let number = firstLine + prefixStarts.count
-        prefixStarts.append(prefixesStart + prefixes.count)
+        let number = firstLine + factStarts.count
+        factStarts.append(factsStart + facts.count)
         var end = raw.count
         if end > 0, raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeBufferPointer(rebasing: raw[..<end])
         guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { return }
-        guard let entry = Definition.plainEntry(of: line) else {
-            log.stop(because: "damage at line \(number)")
-            return
-        }
-        if let range = entry.source {
-            if source == nil { source = Array(line[range]) }
-            guard source!.elementsEqual(line[range]) else {
-                log.stop(because: "a second source at line \(number)")
-                return
-            }
-        } else if source != nil {
-            log.stop(because: "a second source at line \(number)")
-            return
-        }
-        prefixes.append(contentsOf: line[..<entry.text])
         if !lineBegun {
             log.beginLine(number)
             lineBegun = true
         }
-        log.appendText(UnsafeBufferPointer(rebasing: line[entry.text...]))
-        if !entry.partial {
+        // (What the line appended is dropped with the line begun, if it stops here.)
+        let mark = log.text.count
+        let taken: TakenLine
+        let sameSource: Bool
+        if let fast = Definition.take(line, text: &log.text) {
+            taken = fast
+            sameSource = isSameSource(fast.source.map { UnsafeBufferPointer(rebasing: line[$0]) })
+        } else {
+            // Not of the shape taken apart fast: as an entry.
+            log.text.removeSubrange(mark...)
+            guard let entry = Definition.entry(of: line, number: number) else {
+                log.stop(because: "damage at line \(number)")
+                return
+            }
+            log.text.append(contentsOf: entry.text)
+            taken = TakenLine(source: nil, facts: 0..<line.count, partial: entry.partial)
+            sameSource = entry.source.map { Array($0.utf8).withUnsafeBufferPointer { isSameSource($0) } } ?? isSameSource(nil)
+        }
+        guard sameSource else {
+            log.stop(because: "a second source at line \(number)")
+            return
+        }
+        facts.append(contentsOf: UnsafeBufferPointer(rebasing: line[taken.facts]))
+        if !taken.partial {
             log.endLine()
             lineBegun = false
         }
     }
 
+    /// Whether `name` is the source the first entry named (the first entry's is).
+    private func isSameSource(_ name: UnsafeBufferPointer<UInt8>?) -> Bool {
+        guard let known = source else {
+            source = .some(name.map(Array.init))
+            return true
+        }
+        guard let name, let known else { return name == nil && known == nil }
+        return known.withUnsafeBufferPointer { $0.isSame(as: name) }
+    }
+
     func facts(from offset: Int, to end: Int, lines: Range<Int>) -> EnvelopedLines.Facts {
-        let first = min(max(lines.lowerBound - firstLine, 0), prefixStarts.count)
-        let last = max(first, min(lines.upperBound - firstLine, prefixStarts.count))
-        let all = prefixesStart + prefixes.count
-        let startOffset = first < prefixStarts.count ? prefixStarts[first] : all
-        let endOffset = last < prefixStarts.count ? prefixStarts[last] : all
-        let bytes = Array(prefixes[(startOffset - prefixesStart)..<(endOffset - prefixesStart)])
-        let starts = prefixStarts[first..<last].map { $0 - startOffset }
+        let first = min(max(lines.lowerBound - firstLine, 0), factStarts.count)
+        let last = max(first, min(lines.upperBound - firstLine, factStarts.count))
+        let all = factsStart + facts.count
+        let startOffset = first < factStarts.count ? factStarts[first] : all
+        let endOffset = last < factStarts.count ? factStarts[last] : all
+        let bytes = Array(facts[(startOffset - factsStart)..<(endOffset - factsStart)])
+        let starts = factStarts[first..<last].map { $0 - startOffset }
         // What the next part needs starts at its first line.
-        prefixes.removeSubrange(..<(endOffset - prefixesStart))
-        prefixesStart = endOffset
-        prefixStarts.removeSubrange(..<last)
+        facts.removeSubrange(..<(endOffset - factsStart))
+        factsStart = endOffset
+        factStarts.removeSubrange(..<last)
         firstLine += last
         return .lines(bytes: bytes, starts: starts, firstLine: firstLine - last + first)
     }
@@ -320,8 +334,8 @@ public struct EnvelopedLines: Sendable {
     enum Facts: Sendable {
         /// Each line's, in order.
         case entries([EnvelopeEntry])
-        /// What comes before the text in each of the input's lines from
-        /// `firstLine` on (a ``PlainLineEnvelope``'s), one after the other:
+        /// The bytes of the facts of each of the input's lines from
+        /// `firstLine` on (a ``FastLineEnvelope``'s), one after the other:
         /// taken apart again for a stanza that starts in one.
         case lines(bytes: [UInt8], starts: [Int], firstLine: Int)
     }

@@ -190,37 +190,43 @@ enum JSONRowDecoder {
     /// A JSON string starting at `index` (its quote); moves `index` past it.
     static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> [UInt8]? {
         var out: [UInt8] = []
+        return string(line, &index, into: &out) ? out : nil
+    }
+
+    /// As ``string(_:_:)``, appended to `out`; false (`out` as it was, or
+    /// longer) if the line ends inside the string.
+    static func string(_ line: UnsafeBufferPointer<UInt8>, _ index: inout Int, into out: inout [UInt8]) -> Bool {
         index += 1
         while index < line.count {
-            let byte = line[index]
-            if byte == 0x22 { index += 1; return out }
-            if byte == 0x5C {
-                guard index + 1 < line.count else { return nil }
-                index += 1
-                switch line[index] {
-                case UInt8(ascii: "n"): out.append(0x0A)
-                case UInt8(ascii: "t"): out.append(0x09)
-                case UInt8(ascii: "r"): out.append(0x0D)
-                case UInt8(ascii: "b"): out.append(0x08)
-                case UInt8(ascii: "f"): out.append(0x0C)
-                case UInt8(ascii: "u"):
-                    guard var scalar = hex4(line, index + 1) else { return nil }
-                    index += 4
-                    if scalar >= 0xD800, scalar < 0xDC00, line.has("\\u", at: index + 1), let low = hex4(line, index + 3),
-                       low >= 0xDC00, low < 0xE000 {
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        index += 6
-                    }
-                    out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
-                default: out.append(line[index])
+            // The bytes up to the next quote or backslash, at once.
+            var end = index
+            while end < line.count, line[end] != 0x22, line[end] != 0x5C { end += 1 }
+            if end > index { out.append(contentsOf: UnsafeBufferPointer(rebasing: line[index..<end])) }
+            index = end
+            guard index < line.count else { return false }
+            if line[index] == 0x22 { index += 1; return true }
+            guard index + 1 < line.count else { return false }
+            index += 1
+            switch line[index] {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(line, index + 1) else { return false }
+                index += 4
+                if scalar >= 0xD800, scalar < 0xDC00, line.has("\\u", at: index + 1), let low = hex4(line, index + 3),
+                   low >= 0xDC00, low < 0xE000 {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    index += 6
                 }
-                index += 1
-            } else {
-                out.append(byte)
-                index += 1
+                out.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar) ?? "\u{FFFD}")!)
+            default: out.append(line[index])
             }
+            index += 1
         }
-        return nil
+        return false
     }
 
     private static func hex4(_ line: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32? {
