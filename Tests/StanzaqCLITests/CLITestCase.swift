@@ -150,6 +150,21 @@ class CLITestCase: XCTestCase {
         }
     }
 
+    /// Waits (60 s at most, a hang guard) until process `pid` holds `path` open
+    /// at `offset`: a follower that has read what the file held.
+    func waitUntilFollowing(_ pid: pid_t, _ path: String, at offset: Int) {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for fd in fds where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
+                let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? ""
+                if info.split(separator: "\n").contains("pos:\t\(offset)") { return }
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTFail("\(path) is not followed from its end")
+    }
+
     /// Runs the binary on pipes: writes `first`, reads the first line it prints
     /// while its input is still open (`nil`: none within 30 s, a hang guard),
     /// then writes `rest`, ends the input, and reads what else it prints.

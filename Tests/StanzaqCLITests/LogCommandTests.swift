@@ -362,8 +362,7 @@ final class LogCommandTests: CLITestCase {
             }
             XCTFail("stdout is \(String(describing: try? String(contentsOf: output, encoding: .utf8))), not \(expected)")
         }
-        // Give it time to open the file and go to its end before appending.
-        Thread.sleep(forTimeInterval: 1)
+        waitUntilFollowing(process.pid, path.path, at: line("old").utf8.count)
         let handle = try FileHandle(forWritingTo: path)
         handle.seekToEndOfFile()
         handle.write(Data(line("new").utf8))

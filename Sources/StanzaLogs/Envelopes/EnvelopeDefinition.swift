@@ -32,6 +32,10 @@ protocol EnvelopeDecoder: AnyObject {
     func feed(_ bytes: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void)
     /// The input has ended.
     func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void)
+    /// The input goes on in another file (a followed log was rotated or
+    /// truncated) after `linesBefore` lines that are not read: what was held
+    /// of an entry is dropped, and entries are numbered on from there.
+    func continueInNewFile(linesBefore: Int)
 }
 
 /// Everything stanzaq knows of one envelope, written in the envelope's own file

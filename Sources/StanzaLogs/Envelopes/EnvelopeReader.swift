@@ -58,6 +58,16 @@ public final class EnvelopeReader: StanzaStream {
         }
     }
 
+    /// The input goes on in another file after `linesBefore` lines that are not
+    /// read (a followed log was rotated or truncated): what was held of an
+    /// entry or of a line is dropped, and lines are numbered on from there
+    /// (see ``LogReader/continueInNewFile(linesBefore:)``).
+    public func continueInNewFile(linesBefore: Int) {
+        current?.flush()
+        decoder.continueInNewFile(linesBefore: linesBefore)
+        for log in order { log.continueInNewFile(linesBefore: linesBefore) }
+    }
+
     /// No more input is coming for now (a followed log is idle): see ``LogReader/idle()``.
     public func idle() {
         current?.flush()

@@ -111,6 +111,11 @@ struct LineSplitter {
         pending.append(contentsOf: bytes[start...])
     }
 
+    /// Drops a line begun.
+    mutating func reset() {
+        pending.removeAll()
+    }
+
     mutating func finish(_ line: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !pending.isEmpty else { return }
         var whole: [UInt8] = []
@@ -131,6 +136,11 @@ final class LineEnvelopeDecoder<Definition: LineEnvelope>: EnvelopeDecoder {
 
     func finish(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
         lines.finish { take($0, emit, damage: damage) }
+    }
+
+    func continueInNewFile(linesBefore: Int) {
+        lines.reset()
+        line = linesBefore
     }
 
     private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {

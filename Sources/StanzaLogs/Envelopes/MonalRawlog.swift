@@ -114,6 +114,15 @@ final class MonalRawlogDecoder: EnvelopeDecoder {
         skippingFrom = nil
     }
 
+    /// (A new rawlog file starts with its first entry, numbered 1: the lines
+    /// before it, counted in its bytes, are none of its entries.)
+    func continueInNewFile(linesBefore: Int) {
+        buffer = []
+        offset = 0
+        number = 0
+        skippingFrom = nil
+    }
+
     private func read(_ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void, atEnd: Bool) {
         buffer.withUnsafeBufferPointer { all in
             while true {

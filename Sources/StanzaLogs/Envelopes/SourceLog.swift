@@ -33,6 +33,13 @@ final class SourceLog {
         lines.flush(read: read)
     }
 
+    /// The input goes on in another file: a line begun is dropped.
+    func continueInNewFile(linesBefore: Int) {
+        flush()
+        lines.dropPartialLine()
+        reader.continueInNewFile(linesBefore: linesBefore)
+    }
+
     private func read(_ block: [UInt8], firstLine: Int) {
         reader.numberNextLine(firstLine)
         reader.feed(block)
@@ -118,6 +125,11 @@ struct SourceLines {
         blockLines += 1
         blockNextLine = entry.line + 1
         if block.count >= Self.blockBytes || blockLines >= blockLineLimit { flush(read: read) }
+    }
+
+    /// Drops a line that was to go on in the next entry.
+    mutating func dropPartialLine() {
+        partialLine = nil
     }
 
     /// The input has ended in the middle of a line: what came of it is taken.

@@ -281,6 +281,12 @@ final class SyslogLineDecoder: EnvelopeDecoder {
         current = nil
     }
 
+    func continueInNewFile(linesBefore: Int) {
+        lines.reset()
+        line = linesBefore
+        current = nil
+    }
+
     private func take(_ raw: UnsafeBufferPointer<UInt8>, _ emit: (EnvelopeEntry) -> Void, damage: (InputDamage) -> Void) {
         line += 1
         var end = raw.count

@@ -35,6 +35,7 @@ extension InputSearch {
             }, newFile: { lines in
                 if stream == nil { start = [] }
                 logReader?.continueInNewFile(linesBefore: lines)
+                envelopeReader?.continueInNewFile(linesBefore: lines)
                 linesBefore = lines
             })
         }
@@ -174,6 +175,8 @@ extension InputSearch {
                                     })
         reader.depthLimit = plan.depth
         reader.childSelection = plan.children
+        // (A followed file is read from its end: its lines before are counted.)
+        if linesBefore > 0 { reader.continueInNewFile(linesBefore: linesBefore) }
         envelopeReader = reader
         stream = reader
         return true
