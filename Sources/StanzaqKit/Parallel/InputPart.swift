@@ -60,6 +60,13 @@ struct PartOfInput {
     /// `offset` are the log's text, not the input's.
     var enveloped: EnvelopedLines?
 
+    /// `file` read again from its start by one reader, which writes what it
+    /// finds from `line` on (the parts before wrote the rest).
+    static func rereading(_ file: SplitFile, from line: Int) -> PartOfInput {
+        PartOfInput(fileDescriptor: file.fileDescriptor, offset: 0, bytes: nil, continuing: nil, header: [], line: 1,
+                    stanzasBefore: 0, stanzas: nil, silentThrough: line - 1)
+    }
+
     /// Reads the file from `offset` to its end, handing each chunk to `body`
     /// until it returns `false`; returns `errno` if reading failed.
     func readToEnd(_ body: (UnsafeRawBufferPointer) -> Bool) -> Int32? {

@@ -46,24 +46,11 @@ extension ParallelSearch {
     /// second source or damage to the envelope on, one reader reads the input.
     func splitLogAtHits(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter, firstWindow: Int,
                         unwrapped: UnwrappedLog? = nil) -> Bool {
-        var status = stat()
-        guard unwrapped != nil || fstat(fd, &status) == 0 else {
+        guard let jobs = windowJobs(path, fd, format: format, prefilter: prefilter, unwrapped: unwrapped) else {
             close(fd)
             return false
         }
-        let file = SplitFile(path: path, fileDescriptor: fd)
-        // Stream headers too: they give a session's stream its namespace, which
-        // the windows after them start with (``LogPartStart``). One in a record
-        // without a hit is not read but noted (``skipStreamHeader``).
-        let header = Needle(bytes: Array("<stream:stream".utf8), caseless: false, wholeValue: false)
-        // (As the format writes them, with the places it may hide them at: WrittenNeedles.swift.)
-        guard let needles = format.writtenNeedles(hits: prefilter.needles, others: [header]) else {
-            close(fd)
-            return false
-        }
-        let log = LogWindows(source: unwrapped.map { .unwrapped($0) } ?? .file(fd), size: unwrapped == nil ? Int(status.st_size) : Int.max,
-                             format: format, partSize: options.partSize, hits: needles.hits, others: needles.others)
-        let jobs = WindowJobs(file: file, log: log, unwrapped: unwrapped, batchLimit: batchLimit, make: { [self] in make($0) })
+        let file = jobs.file, log = jobs.log
         // (A log taken out of its envelope: its size is known once it is read to its end.)
         var size: Int { log.size }
         var pending: Range<Int>?
@@ -134,6 +121,25 @@ extension ParallelSearch {
 }
 
 extension ParallelSearch {
+    /// The windows of the log in `fd` (or taken out of its envelope: `unwrapped`)
+    /// around the places of the prefilter's needles as `format` writes them;
+    /// `nil` if it cannot say how.
+    fileprivate func windowJobs(_ path: String, _ fd: Int32, format: LogFormat, prefilter: Prefilter,
+                                unwrapped: UnwrappedLog?) -> WindowJobs? {
+        var status = stat()
+        guard unwrapped != nil || fstat(fd, &status) == 0 else { return nil }
+        // Stream headers too: they give a session's stream its namespace, which
+        // the windows after them start with (``LogPartStart``). One in a record
+        // without a hit is not read but noted (``skipStreamHeader``).
+        let header = Needle(bytes: Array("<stream:stream".utf8), caseless: false, wholeValue: false)
+        // (As the format writes them, with the places it may hide them at: WrittenNeedles.swift.)
+        guard let needles = format.writtenNeedles(hits: prefilter.needles, others: [header]) else { return nil }
+        let log = LogWindows(source: unwrapped.map { .unwrapped($0) } ?? .file(fd), size: unwrapped == nil ? Int(status.st_size) : Int.max,
+                             format: format, partSize: options.partSize, hits: needles.hits, others: needles.others)
+        return WindowJobs(file: SplitFile(path: path, fileDescriptor: fd), log: log, unwrapped: unwrapped, batchLimit: batchLimit,
+                          make: { [self] in make($0) })
+    }
+
     /// A stream header at `offset` whose records hold no hit of the prefilter's
     /// needles: not read, but noted by the scanner (``LogCutScanner/skipped(_:)``),
     /// after the window waiting, which is made. Where the records end (`.some(nil)` if the

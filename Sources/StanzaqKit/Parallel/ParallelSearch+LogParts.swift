@@ -22,11 +22,9 @@ extension ParallelSearch {
     /// reads the input again.
     func splitLog(_ path: String, _ fd: Int32, buffer first: [UInt8], format forced: LogFormat?,
                   unwrapped: UnwrappedLog? = nil) -> Bool {
-        let blockSize = 1 << 16
-        let source: LogBytes = unwrapped.map { .unwrapped($0) } ?? .file(fd)
         // A part cannot know, when the format is detected, a format other than
         // the one the log's start shows.
-        let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < blockSize) }
+        let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < 1 << 16) }
         if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
             let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
             return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy),
@@ -36,8 +34,20 @@ extension ParallelSearch {
             close(fd)
             return false
         }
-        let file = SplitFile(path: path, fileDescriptor: fd)
-        let scanner = LogCutScanner(format: format)
+        let parts = LogParts(file: SplitFile(path: path, fileDescriptor: fd), format: format, unwrapped: unwrapped) { [self] in make($0) }
+        // The first part holds the line that decided the format (its reader detects it too).
+        cut(parts, first: first, searchStart: forced == nil ? detection?.decidedBy ?? 0 : 0)
+        _ = make(.end(parts.file))
+        return true
+    }
+
+    /// Cuts the log of `parts`, which starts with `first`, into parts, the
+    /// first one past `searchStart`.
+    private func cut(_ parts: LogParts, first: [UInt8], searchStart: Int) {
+        let blockSize = 1 << 16
+        let source: LogBytes = parts.unwrapped.map { .unwrapped($0) } ?? .file(parts.file.fileDescriptor)
+        let file = parts.file
+        let scanner = LogCutScanner(format: parts.format)
         // Parts four times as large as an XMPP stream's: a part's reader makes a
         // reader for each direction of each session again (callgrind: 6% more
         // instructions at 256 KB parts).
@@ -46,35 +56,12 @@ extension ParallelSearch {
         // (appending each block read copied all 100 MB once more, 2% of a search's
         // time, perf); a part that needs more grows as before.
         var buffer = filled(first[...], source, at: first.count, size: partSize + blockSize)
-        var offset = 0, readTo = buffer.count, line = 1, index = 0
-        var start: LogPartStart?
+        var readTo = buffer.count
         // Where the part in `buffer` ends: the start of the first line at or after
         // `partSize` that a part may start at (or of any line, past four parts).
-        // The first part holds the line that decided the format (its reader detects it too).
-        let searchStart = forced == nil ? detection?.decidedBy ?? 0 : 0
         var searchFrom = max(partSize - 1, searchStart)
-        func cut() -> Int? {
-            logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (index == 0 ? searchStart : 0), scanner)
-        }
-        func make(_ bytes: [UInt8], endsInput: Bool) -> Bool {
-            let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1,
-                                             lines: bytes.withUnsafeBufferPointer(countNewlines))
-            var part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: nil, header: [],
-                                   line: enveloped?.firstLine ?? line, stanzasBefore: 0, stanzas: nil, log: format,
-                                   logStart: start, index: index, endsInput: endsInput)
-            part.enveloped = enveloped
-            index += 1
-            return self.make(.part(file, part))
-        }
-        /// The rest of the input, read by one reader from its start (which is
-        /// silent up to the part that would start here).
-        func rereadRest(because reason: String? = nil) {
-            let inputLine = unwrapped.map { $0.lines(from: offset, to: offset, linesBefore: line - 1, lines: 0).firstLine } ?? line
-            if let reason { debugParts("\(path): read whole from line \(inputLine) on: \(reason)") }
-            _ = self.make(.part(file, rereading(file, from: offset, line: inputLine)))
-        }
         cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
-            if let end = cut() {
+            if let end = logCut(in: buffer, searchFrom: &searchFrom, limit: 4 * partSize + (parts.index == 0 ? searchStart : 0), scanner) {
                 // The scanner notes the part's bytes, then says how the next part starts.
                 buffer.withUnsafeBufferPointer { scanner.passed(UnsafeBufferPointer(rebasing: $0[..<end])) }
                 let lineEnd = firstNewline(in: buffer, from: end)!
@@ -82,32 +69,28 @@ extension ParallelSearch {
                 scanner.cut()
                 // The part keeps the buffer (no copy); what follows it starts a new one.
                 let next = filled(buffer[end...], source, at: readTo, size: partSize + blockSize)
-                readTo = offset + end + next.count
+                readTo = parts.offset + end + next.count
                 buffer.removeSubrange(end...)
                 let bytes = buffer
                 buffer = next
-                let newlines = bytes.withUnsafeBufferPointer(countNewlines)
-                guard make(bytes, endsInput: false) else { break cutting }
-                start = nextStart
-                line += newlines
-                offset += end
+                guard parts.make(bytes, endsInput: false, nextStart: nextStart) else { break cutting }
                 searchFrom = partSize - 1
                 continue
             }
             let more = readBlock(source, at: readTo, size: blockSize)
             if more.isEmpty {
-                if let trouble = unwrapped?.trouble {
+                if let trouble = parts.unwrapped?.trouble {
                     // What follows cannot be read in parts: the rest is read by one reader.
-                    rereadRest(because: trouble)
+                    parts.rereadRest(because: trouble)
                 } else {
                     // The end of the log: the last part.
-                    _ = make(buffer, endsInput: true)
+                    _ = parts.make(buffer, endsInput: true, nextStart: nil)
                 }
                 break cutting
             }
             if buffer.count > 8 * partSize + blockSize {
                 // No line ends in sight: the rest is read by one reader, from the log's start.
-                rereadRest()
+                parts.rereadRest()
                 break cutting
             }
             // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
@@ -115,8 +98,6 @@ extension ParallelSearch {
             more.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
             readTo += more.count
         }
-        _ = self.make(.end(file))
-        return true
     }
 
     /// The start of the first line of `buffer` at or after `searchFrom` where a
@@ -185,5 +166,49 @@ extension ParallelSearch {
             let previousStart = stanzaq_find_last_byte(all.baseAddress!, newline, 0x0A) + 1
             return body(UnsafeBufferPointer(rebasing: all[lineStart..<lineEnd]), UnsafeBufferPointer(rebasing: all[previousStart..<newline]))
         }
+    }
+}
+
+/// The parts of one log as the producer makes them: where the next one starts
+/// (in the log's bytes, and its line), its index, and the state its reader
+/// starts in.
+private final class LogParts {
+    let file: SplitFile
+    let format: LogFormat
+    /// The envelope the log's text is taken out of, if it is in one.
+    let unwrapped: UnwrappedLog?
+    private let makeJob: (Job.Work) -> Bool
+    private(set) var offset = 0, line = 1, index = 0
+    private var start: LogPartStart?
+
+    init(file: SplitFile, format: LogFormat, unwrapped: UnwrappedLog?, makeJob: @escaping (Job.Work) -> Bool) {
+        self.file = file
+        self.format = format
+        self.unwrapped = unwrapped
+        self.makeJob = makeJob
+    }
+
+    /// Makes the part of `bytes`, after which the next one starts in `nextStart`;
+    /// false once the search stopped.
+    func make(_ bytes: [UInt8], endsInput: Bool, nextStart: LogPartStart?) -> Bool {
+        let newlines = bytes.withUnsafeBufferPointer(countNewlines)
+        let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1, lines: newlines)
+        var part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: offset, bytes: bytes, continuing: nil, header: [],
+                               line: enveloped?.firstLine ?? line, stanzasBefore: 0, stanzas: nil, log: format,
+                               logStart: start, index: index, endsInput: endsInput)
+        part.enveloped = enveloped
+        index += 1
+        start = nextStart
+        line += newlines
+        offset += bytes.count
+        return makeJob(.part(file, part))
+    }
+
+    /// The rest of the input, read by one reader from its start (which is
+    /// silent up to the part that would start here).
+    func rereadRest(because reason: String? = nil) {
+        let inputLine = unwrapped.map { $0.lines(from: offset, to: offset, linesBefore: line - 1, lines: 0).firstLine } ?? line
+        if let reason { debugParts("\(file.path): read whole from line \(inputLine) on: \(reason)") }
+        _ = makeJob(.part(file, .rereading(file, from: inputLine)))
     }
 }

@@ -182,8 +182,7 @@ extension ParallelSearch {
     /// The log of `file` read again from its start by one reader, which writes
     /// what it finds from `line` (at `offset`) on.
     func rereading(_ file: SplitFile, from offset: Int, line: Int) -> PartOfInput {
-        PartOfInput(fileDescriptor: file.fileDescriptor, offset: 0, bytes: nil, continuing: nil, header: [], line: 1,
-                    stanzasBefore: 0, stanzas: nil, silentThrough: line - 1)
+        .rereading(file, from: line)
     }
 
     func readBlock(_ fd: Int32, at offset: Int, size: Int) -> [UInt8] {
