@@ -49,6 +49,48 @@ final class LogCommandTests: CLITestCase {
             """ + "\n", status: 0)
     }
 
+    /// MongooseIM's debug log: the socket reads of each c2s process (in, its pid),
+    /// and the stanzas routed to a session (out, `session_pid=`); the router's
+    /// lines with the same stanzas are text.
+    func testMongooseIMLog() throws {
+        try assertStanzaq(["--json", "--fields", "line,time,direction,session", "-e", "/$", "-e", "/@id", "logs/mongooseim.log"],
+                          stdout: """
+            {"line":3,"time":"2026-11-23T09:30:12.240385+00:00","direction":"in","session":"<0.1745.0>","value":["auth",null]}
+            {"line":5,"time":"2026-11-23T09:30:12.260413+00:00","direction":"in","session":"<0.1745.0>","value":["iq","bind_1"]}
+            {"line":7,"time":"2026-11-23T09:30:13.301000+00:00","direction":"in","session":"<0.1745.0>","value":["iq","roster_1"]}
+            {"line":9,"time":"2026-11-23T09:30:13.302540+00:00","direction":"out","session":"<0.1745.0>","value":["iq","roster_1"]}
+            {"line":10,"time":"2026-11-23T09:30:13.410771+00:00","direction":"in","session":"<0.1745.0>","value":["presence",null]}
+            {"line":11,"time":"2026-11-23T09:30:13.411902+00:00","direction":"out","session":"<0.1702.0>","value":["presence",null]}
+            {"line":12,"time":"2026-11-23T09:30:14.000001+00:00","direction":"in","session":"<0.1745.0>","value":["message","msg1"]}
+            {"line":16,"time":"2026-11-23T09:30:14.001337+00:00","direction":"out","session":"<0.1702.0>","value":["message","msg1"]}
+            {"line":18,"time":"2026-11-23T09:30:14.500012+00:00","direction":"in","session":"<0.1702.0>","value":["message","msg2"]}
+            {"line":19,"time":"2026-11-23T09:30:14.500731+00:00","direction":"out","session":"<0.1745.0>","value":["message","msg2"]}
+            {"line":20,"time":"2026-11-23T09:30:15.020400+00:00","direction":"in","session":"<0.1745.0>","value":["iq","disco1"]}
+            {"line":21,"time":"2026-11-23T09:30:15.021118+00:00","direction":"out","session":"<0.1745.0>","value":["iq","disco1"]}
+            """ + "\n", status: 0)
+        // flatlog's escapes undone: a newline written as a backslash and the line break, `\"`.
+        try assertStanzaq(["--direction", "in", "-e", "/@to", "-e", "body#", "logs/mongooseim.log"], stdout: """
+            romeo@montague.lit\tArt thou not Romeo,\\nand a Montague?
+            juliet@capulet.lit/balcony\tNeither, fair saint, if either thee dislike.
+            nurse@capulet.lit/chamber\t
+            """ + "\n", status: 0)
+        try assertStanzaq(["--log=mongooseim", "-e", "/@from", "-e", "error/{urn:ietf:params:xml:ns:xmpp-stanzas}text#",
+                           "-e", "/iq<type=error>@id", "logs/mongooseim.log"],
+                          stdout: "nurse@capulet.lit/chamber\tRoute offline\tdisco1\n", status: 0)
+    }
+
+    /// A value flatlog wrote as an Erlang term (a binary that is not Latin-1 text)
+    /// is its bytes; a line of damaged XML costs its stanza alone (reported at
+    /// the column its value starts, as the data of any escaped record).
+    func testMongooseIMTermAndDamage() throws {
+        let head = "when=2026-11-23T09:30:14.500012+00:00 level=debug what=received_xml_on_stream pid=<0.1745.0> at=mongoose_c2s:handle_socket_packet/2:240 packet="
+        let log = head + "\"<message id='a'><body>fish & chips</body></message>\" c2s_pid=<0.1745.0> \n"
+            + head + "\"<<\\\"<message id='b'><body>\u{2764}</body></message>\\\"/utf8>>\" c2s_pid=<0.1745.0> \n"
+            + head + "\"<message id='c'/>\" c2s_pid=<0.1745.0> \n"
+        try assertStanzaq(["-e", "/@id", "-e", "body#"], stdin: log, stdout: "b\t\u{2764}\nc\t\n",
+                          stderr: "(standard input):1:144: xmlParseEntityRef: no name\n", status: 2)
+    }
+
     func testSmackLog() throws {
         try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-e", "/@id", "logs/smack.log"], stdout: """
             3\tin\tfeatures\t
@@ -331,7 +373,7 @@ final class LogCommandTests: CLITestCase {
 
     func testOptionErrors() throws {
         try assertStanzaq(["--log=strophe", "/", "logs/prosody.log"], stdout: "",
-                          stderr: "stanzaq: error: unknown log format 'strophe' (one of: prosody, ejabberd, smack, slixmpp, libstrophe, "
+                          stderr: "stanzaq: error: unknown log format 'strophe' (one of: prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, "
                               + "nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic). Did you mean 'libstrophe'?\n"
                               + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
         try assertStanzaq(["--log=nope", "/", "logs/prosody.log"], stdout: "", stderr: nil,

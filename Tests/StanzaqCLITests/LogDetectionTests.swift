@@ -48,4 +48,15 @@ final class LogDetectionTests: CLITestCase {
             """
         try assertStanzaq(["-e", "/@id", "-e", "/@xmlns"], stdin: component, stdout: "m3\tjabber:component:accept\n", status: 0)
     }
+
+    /// MongooseIM's flatlog lines (`when=` and a date, then ` level=`) decide its
+    /// format from the first one, its startup messages, long before a stanza.
+    func testAMongooseIMLogIsRecognisedByItsFirstLine() throws {
+        let notice = "when=2026-11-23T09:30:11.902113+00:00 level=notice what=mongooseim_node_started pid=<0.1123.0> "
+            + "at=ejabberd_app:do_start/0:84 version=6.8.0 node=mongooseim@localhost \n"
+        let read = "when=2026-11-23T09:30:12.240385+00:00 level=debug what=received_xml_on_stream pid=<0.1745.0> "
+            + "at=mongoose_c2s:handle_socket_packet/2:240 packet=<presence/> c2s_pid=<0.1745.0> \n"
+        try assertStanzaq(["--json", "--fields", "line,session", "-e", "/$"], stdin: notice + String(repeating: notice, count: 1200) + read,
+                          stdout: "{\"line\":1202,\"session\":\"<0.1745.0>\",\"value\":\"presence\"}\n", status: 0)
+    }
 }
