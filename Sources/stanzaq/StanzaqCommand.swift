@@ -122,7 +122,8 @@ struct StanzaqCommand: ParsableCommand {
             return runREPL(files: paths, arguments: query.arguments, defaultNamespace: query.defaultNamespace,
                            firstOnly: query.first, format: format.output ?? (format.json ? .json : .text),
                            render: RenderOptions(epoch: format.epoch, pretty: format.pretty), options: query.queryOptions,
-                           input: input.inputKind, direction: input.direction, in: environment)
+                           input: input.inputKind, direction: input.direction, fields: input.fields.map { _ in input.fieldNames },
+                           in: environment)
         }
         if texts.isEmpty {
             guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
@@ -182,14 +183,14 @@ struct StanzaqCommand: ParsableCommand {
     }
 
     /// The options given that mean nothing in the REPL, which takes only -a, -o/--json,
-    /// --first, -N, --ns, --case-sensitive, --monal, --epoch, --pretty, --log, --xml
-    /// and --direction (stanzaq(1), REPL).
+    /// --first, -N, --ns, --case-sensitive, --monal, --epoch, --pretty, --log, --xml,
+    /// --direction and --fields (stanzaq(1), REPL).
     private var optionsNotForTheREPL: [String] {
         let given: [(Bool, String)] = [
             (!query.queries.isEmpty, "-e/--query"), (mode.quiet, "-q/--quiet"), (mode.count, "-c/--count"), (mode.select, "-s/--select"),
             (mode.invert, "-v/--invert"), (format.null, "-0/--null"), (format.join, "-j/--join"), (format.withFilename, "-H/--with-filename"),
             (format.stanzaNumber, "-n/--stanza-number"), (query.strict, "--strict"), (format.color != nil, "--color"),
-            (format.lineBuffered, "--line-buffered"), (query.explain, "--explain"), (input.fields != nil, "--fields"), (input.lineNumber, "--line-number"),
+            (format.lineBuffered, "--line-buffered"), (query.explain, "--explain"), (input.lineNumber, "--line-number"),
             (input.follow, "--follow"), (mode.filesWithMatches, "-l/--files-with-matches"),
             (mode.filesWithoutMatch, "-L/--files-without-match"), (mode.maxCount != nil, "-m/--max-count"),
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),

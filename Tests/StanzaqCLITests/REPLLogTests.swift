@@ -127,6 +127,64 @@ final class REPLLogTests: XCTestCase {
         XCTAssertEqual(result.status, 0)
     }
 
+    /// `-i --fields` chooses the fields `:list`, `:all` and `:show` print, and
+    /// `:fields` changes them: a list, `none`, a log's own (`log`); a typo of a
+    /// field's name is an error that names it.
+    func testFieldsAreChosen() throws {
+        let result = try repl(["--fields", "time,direction", "examples/logs/prosody.log"], """
+            :list
+            :fields
+            :fields session
+            :all /@id
+            :use 3
+            :show
+            :fields dir
+            :fields none
+            :list
+            :fields log
+            :fields
+            :show
+
+            """)
+        XCTAssertEqual(result.output, """
+              1:Nov 23 09:30:12\tout\t<stream:features>
+              2:Nov 23 09:30:13\tin\t<iq>\tid=bind_1 type=set
+              3:Nov 23 09:30:13\tout\t<iq>\tid=bind_1 type=result
+              4:Nov 23 09:30:14\tin\t<message>\tid=msg1 type=chat
+              5:Nov 23 09:30:14\tout\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
+            * 6:Nov 23 09:30:15\tin\t<presence>\tid=p1
+            fields: time,direction
+            examples/logs/prosody.log:2:c2s55e8a7f1c3a0\tbind_1
+            examples/logs/prosody.log:3:c2s55e8a7f1c3a0\tbind_1
+            examples/logs/prosody.log:4:c2s55e8a7f1c3a0\tmsg1
+            examples/logs/prosody.log:5:c2s7f3b2c0d9e11\tmsg1
+            examples/logs/prosody.log:6:c2s55e8a7f1c3a0\tp1
+            c2s55e8a7f1c3a0
+            <iq xmlns='jabber:client' id='bind_1' type='result'>
+              <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'>
+                <jid>juliet@montague.lit/balcony</jid>
+              </bind>
+            </iq>
+              1\t<stream:features>
+              2\t<iq>\tid=bind_1 type=set
+            * 3\t<iq>\tid=bind_1 type=result
+              4\t<message>\tid=msg1 type=chat
+              5\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
+              6\t<presence>\tid=p1
+            fields: log
+            10:Nov 23 09:30:13\tout\tc2s55e8a7f1c3a0
+            <iq xmlns='jabber:client' id='bind_1' type='result'>
+              <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'>
+                <jid>juliet@montague.lit/balcony</jid>
+              </bind>
+            </iq>
+
+            """)
+        XCTAssertEqual(result.stderr, "stanzaq: error: :fields: unknown field 'dir' (the fields are line, time, direction and session, "
+                       + "and the columns of archive rows). Did you mean 'direction'?\n")
+        XCTAssertEqual(result.status, 2)
+    }
+
     /// `:help` names the options of `:load` and the `:direction` command.
     func testHelpNamesLoadOptionsAndDirection() throws {
         let result = try repl([], ":help\n")

@@ -445,7 +445,7 @@ final class ScriptedREPLTests: XCTestCase {
             """)
         XCTAssertEqual(result.output, "")
         XCTAssertEqual(result.stderr, """
-            stanzaq: error: unknown command ':bogus' (commands: :help :load :list :use :show :args :output :first :default-namespace :direction :explain :all :quit)
+            stanzaq: error: unknown command ':bogus' (commands: :help :load :list :use :show :fields :args :output :first :default-namespace :direction :explain :all :quit)
             stanzaq: error: no stanza loaded: paste XML (a line starting with '<') or :load FILE
             (paste 1):1:11: Opening and ending tag mismatch: b line 1 and a
             stanzaq: error: query: expected an attribute name after '<', found the end of the query at column 6

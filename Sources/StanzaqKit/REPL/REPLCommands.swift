@@ -51,9 +51,37 @@ extension REPLSession {
             if let stanza = session.currentStanza { try session.note("current: \(number) <\(stanza.qualifiedName)>") }
             return true
         },
-        REPLCommand(name: ":show", arguments: .none, usage: ":show", help: "the current stanza, indented") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
+        REPLCommand(name: ":show", arguments: .none, usage: ":show", help: "the current stanza, indented (after its log fields)") { (session: REPLSession, _: REPLArguments) throws(OutputError) -> Bool in
             guard let stanza = session.currentStanza else { return try session.noStanza() }
+            if let index = session.current, let source = session.stanzas[index].fields, !session.shownFields.isEmpty {
+                try session.say(REPLSession.fieldsText(source, session.shownFields))
+            }
             try session.say(XMLSerializer(options: .init(pretty: true)).string(for: stanza))
+            return true
+        },
+        REPLCommand(name: ":fields", arguments: .words, usage: ":fields [LIST|none|log]",
+                    help: "the fields :all, :list and :show print, as --fields (log: a log's; none: show it)") { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
+            switch arguments.words {
+            case []:
+                try session.say("fields: " + (session.fields.map { $0.isEmpty ? "none" : $0.map(\.key).joined(separator: ",") } ?? "log"))
+                return true
+            case ["none"]: session.fields = []
+            case ["log"]: session.fields = nil
+            case let words where words.count == 1:
+                let names = words[0].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                let known = LogFieldName.known.map(\.key)
+                // (A name that is none of these is an archive row's column, unless it is a typo of one.)
+                if let typo = names.first(where: { $0.isEmpty || (!known.contains($0) && NameSuggestion.suggestion(for: $0, among: known) != nil) }) {
+                    let suggestion = NameSuggestion.suggestion(for: typo, among: known).map { ". Did you mean '\($0)'?" } ?? ""
+                    try session.fail(Diagnostic(typo.isEmpty ? ":fields: an empty field name in '\(words[0])'"
+                                                : ":fields: unknown field '\(typo)' (the fields are line, time, direction and session, "
+                                                    + "and the columns of archive rows)" + suggestion))
+                    return true
+                }
+                session.fields = names.map(LogFieldName.init)
+            default: return try session.usage(":fields [LIST|none|log]")
+            }
+            try session.note("fields: " + arguments.words[0])
             return true
         },
         REPLCommand(name: ":args", arguments: .words, usage: ":args [A ...]",

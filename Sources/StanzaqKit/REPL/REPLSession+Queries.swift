@@ -14,7 +14,7 @@ extension REPLSession {
             let details = ["id", "from", "type"].compactMap { key in
                 element.attribute(key).map { "\(key)=\($0)" }
             }.joined(separator: " ")
-            let fields = stanzas[index].fields.map { ":" + Self.fieldsText($0) } ?? ""
+            let fields = stanzas[index].fields.flatMap { shownFields.isEmpty ? nil : ":" + Self.fieldsText($0, shownFields) } ?? ""
             try say("\(mark) \(index + 1)\(fields)\t<\(element.qualifiedName)>" + (details.isEmpty ? "" : "\t" + details))
             return true
         }
@@ -26,17 +26,16 @@ extension REPLSession {
         direction.map { stanzas[index].fields?.direction == $0 } ?? true
     }
 
-    /// A log stanza's fields as `:all` prefixes them: `LINE:TIME:DIRECTION:SESSION`,
-    /// empty where the log does not tell.
-    /// The fields as records lay them out (stanzaq(1), "Prefixes"): the line and a
-    /// colon, then the time, direction and session, tab-separated.
-    static func fieldsText(_ source: StanzaSource) -> String {
-        let texts = LogFieldName.known.map { field in
+    /// A log stanza's `fields` as records lay them out (stanzaq(1), "Prefixes"):
+    /// the line and a colon, then the others, tab-separated; empty where the
+    /// log does not tell.
+    static func fieldsText(_ source: StanzaSource, _ fields: [LogFieldName]) -> String {
+        let texts = fields.filter { $0 != .line }.map { field in
             var text: [UInt8] = []
             field.value(in: source)?.writeText(into: &text, options: RenderOptions())
             return String(decoding: text, as: UTF8.self).escapingControlCharacters
         }
-        return texts[0] + ":" + texts.dropFirst().joined(separator: "\t")
+        return (fields.contains(.line) ? "\(source.line):" : "") + texts.joined(separator: "\t")
     }
 
     /// Evaluates a query on the current stanza, or with `all` on every stanza (with
@@ -58,8 +57,8 @@ extension REPLSession {
         search.render = render
         search.withFilename = prefixes
         search.withStanzaNumber = prefixes
-        // Once a log is loaded, `:all` prints every stanza's log fields, as `--fields` does.
-        if prefixes && hasLogFields { search.fields = LogFieldName.known }
+        // Once a log is loaded (or with `:fields`), `:all` prints every stanza's fields, as `--fields` does.
+        if prefixes && !shownFields.isEmpty { search.fields = shownFields }
         let sink = search.makeSink(output: output)
         let evaluator = StanzaEvaluator(options: search, diagnostics: diagnostics)
         defer { if evaluator.failed { failed = true } }

@@ -46,6 +46,11 @@ public final class REPLSession {
     public var direction: LogDirection?
     /// Whether a stanza read from a log was loaded: `:all` then prints the log fields.
     var hasLogFields = false
+    /// The fields `:all`, `:list` and `:show` print (`:fields`, `--fields`);
+    /// `nil`: a log's line, time, direction and session once a log is loaded.
+    public var fields: [LogFieldName]?
+    /// The fields printed now.
+    var shownFields: [LogFieldName] { fields ?? (hasLogFields ? LogFieldName.known : []) }
     /// How queries are compiled (--case-sensitive, --monal).
     public var options = QueryOptions()
     /// Where relative paths are opened.

@@ -9,7 +9,7 @@ import StanzaqKit
 /// or query each, and the status is 2 if any failed.
 func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
              render: RenderOptions, options: QueryOptions, input: InputKind?, direction: LogDirection?,
-             in environment: CommandEnvironment) -> Int32 {
+             fields: [LogFieldName]?, in environment: CommandEnvironment) -> Int32 {
     let session = REPLSession(output: environment.output, diagnostics: environment.diagnostics,
                               isTerminal: environment.stdoutIsTerminal, defaultNamespace: defaultNamespace)
     session.options = options
@@ -20,6 +20,7 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
     session.render = render
     session.input = input
     session.direction = direction
+    session.fields = fields
     do {
         for file in files { try session.load(path: file) }
         guard environment.stdinIsTerminal else {
