@@ -386,6 +386,37 @@ final class LogCommandTests: CLITestCase {
         try assertStanzaq(["-a", "--log", "/<id=%@>", "logs/prosody.log"], stdout: "", status: 1)
     }
 
+    /// `--follow` on a slixmpp log: its format is told by what the file holds
+    /// (an appended `RECV:` line alone does not tell slixmpp's from Monal's or
+    /// libstrophe's), so an appended stanza is printed as soon as it is complete.
+    func testFollowTellsTheFormatFromWhatTheFileHolds() throws {
+        let scratch = try ScratchDirectory()
+        let path = scratch.url.appendingPathComponent("slixmpp.log")
+        let lines = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/slixmpp-time-alice.log"), encoding: .utf8)
+            .split(separator: "\n").map { $0 + "\n" }
+        let held = lines.prefix(40).joined()
+        try Data(held.utf8).write(to: path)
+        let output = scratch.url.appendingPathComponent("out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = try Child([try Runner.requireBinary().path, "--follow", "--fields", "line,direction", "-e", "/$", "-e", "/@type", path.path],
+                                environment: Runner.environment(), stdout: .file(output.path))
+        waitUntilFollowing(process.pid, path.path, at: held.utf8.count)
+        let handle = try FileHandle(forWritingTo: path)
+        handle.seekToEndOfFile()
+        handle.write(Data(lines.first { $0.contains("RECV: <message") }!.utf8))
+        let deadline = Date().addingTimeInterval(60)   // a hang guard
+        var printed = ""
+        while Date() < deadline {
+            printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if !printed.isEmpty { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTAssertEqual(printed, "41\tin\tmessage\tgroupchat\n")
+        try handle.close()
+        process.send(SIGINT)
+        XCTAssertEqual(process.wait(timeout: 60)?.status, 130)
+    }
+
     /// `--follow`: only what is written after the start, across rotation, line-buffered; Ctrl-C ends it.
     func testFollow() throws {
         let scratch = try ScratchDirectory()

@@ -26,6 +26,7 @@ extension InputSearch {
             }
         } else {
             let follows = options.follow && fd != searcher.standardInput ? input.path : nil
+            if follows != nil { recogniseExistingContent(of: fd) }
             code = InputChunks.read(fileDescriptor: fd, follow: follows, body: { chunk in
                 do { return try feedRaw(chunk) } catch { failure = error; return false }
             }, idle: {
@@ -102,7 +103,7 @@ extension InputSearch {
         // A part that continues an XMPP stream, or a log, is read as the parts before it.
         let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
             : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : $0.enveloped.map { .log(innerFormat($0.envelope)) } }
-        if let kind = known ?? options.input {
+        if let kind = known ?? followedKind ?? options.input {
             begin(kind)
             return try feed(bytes)
         }

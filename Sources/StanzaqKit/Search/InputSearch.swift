@@ -44,6 +44,8 @@ final class InputSearch<Sink: SearchSink> {
     var envelopeReader: EnvelopeReader?
     /// Whether the input was looked at for an envelope (only a whole input is in one).
     var envelopeDecided: Bool
+    /// With `--follow`: what the file's existing content shows it is (``recogniseExistingContent(of:)``).
+    var followedKind: InputKind?
     /// The one of them that reads the input, once it is recognised.
     var stream: (any StanzaStream)?
     /// The first bytes, kept until they tell what the input is.
