@@ -56,7 +56,7 @@ final class KitTests: XCTestCase {
         let message = Element(name: "message", namespace: "jabber:client")
         XCTAssertEqual(Completion.complete(":all /me", stanza: message).candidates, ["message"])
         XCTAssertEqual(Completion.complete(":direction ", stanza: nil).candidates, ["both", "in", "out"])
-        XCTAssertEqual(REPLSession.commands.map(\.name), [":help", ":load", ":list", ":use", ":show", ":args", ":output",
+        XCTAssertEqual(REPLSession.commands.map(\.name), [":help", ":load", ":list", ":use", ":show", ":fields", ":args", ":output",
                                                           ":first", ":default-namespace", ":direction", ":explain", ":all", ":quit"])
     }
 
@@ -76,10 +76,14 @@ final class KitTests: XCTestCase {
         func candidates(_ line: String) -> [String] {
             Completion.complete(line, stanza: stanza, namespaces: ["jabber:client", "urn:other"]).candidates
         }
-        // A name without {ns} matches children in their parent's namespace only.
-        XCTAssertEqual(candidates(""), ["**", "error"])
+        // A name without {ns} matches children in their parent's namespace only;
+        // those in another namespace are offered with theirs.
+        XCTAssertEqual(candidates(""), ["**", "error", "{http://jabber.org/protocol/disco#info}query"])
         XCTAssertEqual(candidates("/"), ["**", "iq"])
-        XCTAssertEqual(candidates("error/"), ["**"])
+        XCTAssertEqual(candidates("error/"), ["**", "{urn:ietf:params:xml:ns:xmpp-stanzas}service-unavailable",
+                                              "{urn:ietf:params:xml:ns:xmpp-stanzas}text"])
+        XCTAssertEqual(candidates("error/s"), [])
+        XCTAssertEqual(candidates("error/{"), ["jabber:client}", "urn:other}"])
         XCTAssertEqual(candidates("error/{urn:ietf:params:xml:ns:xmpp-stanzas}"), ["service-unavailable", "text"])
         XCTAssertEqual(candidates("error/{*}"), ["service-unavailable", "text"])
         XCTAssertEqual(candidates("error/{jabber:client}"), [])

@@ -65,7 +65,8 @@ public struct Completion {
     /// In a query: conversions after `|`; namespaces after `{`; after `@` or `<`
     /// the attributes of the elements the path before it selects; where a name is
     /// expected the names of the children of what the path so far selects (in the
-    /// namespace given with `{ns}`), and `**` (any depth) where a segment may start.
+    /// namespace given with `{ns}`; without one, those in another namespace than
+    /// their parent's with it), and `**` (any depth) where a segment may start.
     static func query(_ text: String, _ context: QueryContext) -> Completion {
         let scalars = Array(text.unicodeScalars)
         func string(_ slice: ArraySlice<Unicode.Scalar>) -> String { String(String.UnicodeScalarView(slice)) }
@@ -114,6 +115,8 @@ public struct Completion {
                     } ?? []
                 } else if let parents = path.map(context.select) ?? context.stanza.map({ [$0] }) {
                     names = children(of: parents, in: namespace)
+                    // (Children in another namespace, where completion helps most, with theirs.)
+                    if namespace == nil { names += qualifiedChildren(of: parents) }
                 } else {
                     names = context.stanza.map(elementNames) ?? []
                 }
@@ -134,6 +137,14 @@ public struct Completion {
             parent.childElements.filter { child in
                 namespace == "*" || child.namespace == (namespace ?? parent.namespace)
             }.map(\.name)
+        }
+    }
+
+    /// The children of `parents` in a namespace other than their parent's, as a
+    /// segment names them: `{urn:xmpp:forward:0}forwarded`.
+    private static func qualifiedChildren(of parents: [Element]) -> [String] {
+        parents.flatMap { parent in
+            parent.childElements.filter { $0.namespace != parent.namespace }.map { "{\($0.namespace)}\($0.name)" }
         }
     }
 
