@@ -45,3 +45,10 @@ func waitUntilReady(_ fileDescriptor: Int32, for events: Int16) {
     var entry = pollfd(fd: fileDescriptor, events: events, revents: 0)
     _ = poll(&entry, 1, -1)
 }
+
+/// Seconds on the monotonic clock (the time `--stats` gives).
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}

@@ -98,6 +98,7 @@ extension InputOptions {
         options.follow = false
         options.threads = nil
         options.readAll = false
+        options.stats = false
         return options
     }
 }

@@ -195,7 +195,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.filesWithoutMatch, "-L/--files-without-match"), (mode.maxCount != nil, "-m/--max-count"),
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
-            (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"),
+            (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
         ]
         return given.filter(\.0).map(\.1)
     }
@@ -259,6 +259,7 @@ struct StanzaqCommand: ParsableCommand {
         options.lineBuffered = environment.output.lineBuffered
         options.threads = input.threads ?? environment.processorCount
         options.readAll = input.readAll
+        options.reportsStatistics = input.stats
         if let size = environment.partSize { options.partSize = size }
         options.reportsParts = environment.reportsParts
         options.directory = environment.directory

@@ -78,9 +78,14 @@ final class SplitFile: @unchecked Sendable {
     let partsMade = Atomic<Int>(0)
     let partsKept = Atomic<Int>(0)
 
+    /// Its size when it was cut (`--stats`: the bytes of the input).
+    let size: Int
+
     init(path: String, fileDescriptor: Int32) {
         self.path = path
         self.fileDescriptor = fileDescriptor
+        var status = stat()
+        size = fstat(fileDescriptor, &status) == 0 ? Int(status.st_size) : 0
     }
 
     deinit { close(fileDescriptor) }

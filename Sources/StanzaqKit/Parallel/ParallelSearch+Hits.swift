@@ -284,6 +284,7 @@ extension ParallelSearch {
         trial.matched = windowSearcher.matched
         trial.failed = windowSearcher.failed
         trial.unboundPrefixes = windowSearcher.unboundPrefixes
+        trial.statistics = windowSearcher.statistics
         trial.sink = sink
         job.transcript.adopt(trial)
         if sink.stopsAtFirstMatch && windowSearcher.matched { noteMatch(in: job) }

@@ -119,13 +119,19 @@ final class ParallelSearch: @unchecked Sendable {
             if transcript.failed { searcher.failed = true }
             if let prefixes = transcript.unboundPrefixes { searcher.unboundPrefixes.formIntersection(prefixes) }
             if let jobSink = transcript.sink { sink.absorb(jobSink) }
+            searcher.statistics += transcript.statistics
             switch job.work {
-            case .file, .message:
+            case .file:
+                searcher.statistics.noteInput(count: transcript.count)
+                total += transcript.count
+            case .message:
                 total += transcript.count
             case .part, .windows:
                 fileCount += transcript.count
                 total += transcript.count
             case .end(let file):
+                searcher.statistics.noteInput(count: fileCount)
+                searcher.statistics.bytes += file.size
                 if options.reportsParts { reportParts(of: file) }
                 if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
                     try sink.endInput(InputPart(path: file.path).name, count: fileCount)
@@ -139,6 +145,7 @@ final class ParallelSearch: @unchecked Sendable {
         try sink.endSearch(count: total)
         try sink.flush()
         searcher.unboundPrefixes.warnings.forEach(searcher.diagnostics.report)
+        searcher.reportStatistics()
     }
 
     func nextToWrite() -> Job? {
@@ -277,6 +284,7 @@ final class ParallelSearch: @unchecked Sendable {
         transcript.matched = jobSearcher.matched
         transcript.failed = jobSearcher.failed
         transcript.unboundPrefixes = jobSearcher.unboundPrefixes
+        transcript.statistics = jobSearcher.statistics
         transcript.sink = sink
         if sink.stopsAtFirstMatch && jobSearcher.matched { noteMatch(in: job) }
         return clean

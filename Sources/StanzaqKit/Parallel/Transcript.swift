@@ -29,6 +29,8 @@ final class Transcript: @unchecked Sendable {
     var matched = false
     var failed = false
     var unboundPrefixes: UnboundPrefixes?
+    /// What the piece read and found (`--stats`).
+    var statistics = SearchStatistics()
     /// The piece's sink, for what it keeps until the end (``SearchSink/absorb(_:)``).
     var sink: (any SearchSink)?
 
@@ -68,6 +70,7 @@ final class Transcript: @unchecked Sendable {
         matched = trial.matched
         failed = trial.failed
         unboundPrefixes = trial.unboundPrefixes
+        statistics = trial.statistics
         // Moved, not shared: the sink's output holds the trial, which would hold the sink.
         sink = trial.sink
         trial.sink = nil

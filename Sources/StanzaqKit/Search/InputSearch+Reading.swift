@@ -28,6 +28,7 @@ extension InputSearch {
             let follows = options.follow && fd != searcher.standardInput ? input.path : nil
             if follows != nil { recogniseExistingContent(of: fd) }
             code = InputChunks.read(fileDescriptor: fd, follow: follows, body: { chunk in
+                searcher.statistics.bytes += chunk.count
                 do { return try feedRaw(chunk) } catch { failure = error; return false }
             }, idle: {
                 logReader?.idle()

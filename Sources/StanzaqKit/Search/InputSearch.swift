@@ -122,6 +122,7 @@ final class InputSearch<Sink: SearchSink> {
             return true
         }
         searcher.unboundPrefixes.observe(stanza)
+        searcher.statistics.stanzas += 1
         number += 1
         // Taken up for every stanza, even one not evaluated, so that none is kept.
         let known = decisions.isEmpty ? nil : decisions.take(stanza)
@@ -162,6 +163,7 @@ final class InputSearch<Sink: SearchSink> {
     func reportDamage(line: Int, column: Int, _ message: String) -> Bool {
         do {
             try evaluator.report(Diagnostic(.position(file: name, line: line, column: column), message), sink: sink)
+            searcher.statistics.damageReports += 1
             return true
         } catch {
             outputError = error

@@ -97,6 +97,9 @@ public struct SearchOptions {
     /// can tell parts read in parallel from a log read again by one reader
     /// (whose output is the same).
     public var reportsParts = false
+    /// Whether what the search read and found is written on standard error at
+    /// its end (`--stats`, ``SearchStatistics``).
+    public var reportsStatistics = false
 
     public init(queries: [Query]) {
         self.queries = queries

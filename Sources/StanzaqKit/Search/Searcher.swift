@@ -30,6 +30,10 @@ public final class Searcher {
     var isCancelled: (() -> Bool)?
     /// For a part of a log: what its reader did that depends on the stanzas before it.
     var cutLog: LogCutLog?
+    /// What this searcher read and found (`--stats`).
+    var statistics = SearchStatistics()
+    /// When the search started (`--stats`).
+    private let started = monotonicSeconds()
     /// What the last log reader left for the next (``LogReaderScratch``): the
     /// windows of a log are read one after the other by one searcher.
     var logScratch: LogReaderScratch?
@@ -87,7 +91,9 @@ public final class Searcher {
         for item in walk {
             switch item {
             case .input(let path):
-                total += try search(path: path, sink: sink)
+                let count = try search(path: path, sink: sink)
+                statistics.noteInput(count: count)
+                total += count
             case .unreadableDirectory:
                 if let diagnostic = Self.diagnostic(for: item) { try evaluator.report(diagnostic, sink: sink) }
             }
@@ -98,6 +104,13 @@ public final class Searcher {
         try sink.endSearch(count: total)
         try sink.flush()
         unboundPrefixes.warnings.forEach(diagnostics.report)
+        reportStatistics()
+    }
+
+    /// With `--stats`: what the search read and found, on standard error.
+    func reportStatistics() {
+        guard options.reportsStatistics else { return }
+        statistics.lines(seconds: monotonicSeconds() - started).forEach(diagnostics.write)
     }
 
     /// What is reported for an item of the walk that cannot be searched.

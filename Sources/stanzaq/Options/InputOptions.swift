@@ -51,6 +51,9 @@ struct InputOptions: ParsableArguments {
           help: "Read every record of a log, even those without the names and values every result needs: damage anywhere is reported.")
     var readAll = false
 
+    @Flag(help: "After the output, write on standard error what was searched: inputs, stanzas read and with results, damage reports, bytes, time.")
+    var stats = false
+
     /// `--log` without a value: the format is detected.
     static let detectedLogFormat = "auto"
 
