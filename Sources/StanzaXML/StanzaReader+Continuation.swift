@@ -65,10 +65,8 @@ extension StanzaReader {
 }
 
 extension StanzaReader {
-    /// Sets libxml2 up; call it once, on the main thread, before readers run on
-    /// other threads (each reader has parsers of its own).
-    /// The input's start (gzip, a byte order mark, text before any XML, the
-    /// start phase) is behind: the bytes fed start at `line`, column 1.
+    /// The input's start (compression, a byte order mark, text before any XML,
+    /// the start phase) is behind: the bytes fed start at `line`, column 1.
     private func passInputStart(line: Int) {
         startPhase = false
         sniffing = false
@@ -77,6 +75,8 @@ extension StanzaReader {
         stanzaLevel = InputPosition(offset: 0, line: line, column: 1)
     }
 
+    /// Sets libxml2 up; call it once, on the main thread, before readers run on
+    /// other threads (each reader has parsers of its own).
     public static func prepareForThreads() {
         xmlInitParser()
     }

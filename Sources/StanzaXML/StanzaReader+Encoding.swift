@@ -1,50 +1,40 @@
-/// What the input is before it is XML: gzip (decompressed), a UTF-8 byte order
-/// mark (skipped), and input that is not UTF-8 XML at all (UTF-16, binary data,
-/// text), which gets a message that says what it is.
+/// What the input is before it is XML: compressed (decompressed; see
+/// ``DecompressedInput``), a UTF-8 byte order mark (skipped), and input that is
+/// not UTF-8 XML at all (UTF-16, binary data, text), which gets a message that
+/// says what it is.
 extension StanzaReader {
-    private static let gzipMagic: [UInt8] = [0x1F, 0x8B]
     private static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// Bytes as they come: decompressed first when they are gzip (by its magic bytes).
+    /// Bytes as they come: decompressed first when they are compressed (by their magic bytes).
     func feedRaw(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         if rawUndecided {
-            rawPrefix.append(contentsOf: bytes)
-            guard rawPrefix.count >= 2 else { return }
-            try decideRaw()
-            return
+            rawUndecided = false
+            // Most inputs say with their first byte that they are not compressed.
+            if case .some(nil) = CompressionFormat.recognised(bytes, atEnd: false) { return try feedDecoded(bytes) }
+            decompressed = DecompressedInput()
         }
-        try route(bytes)
-    }
-
-    private func decideRaw() throws {
-        rawUndecided = false
-        if rawPrefix.starts(with: Self.gzipMagic) { inflater = GzipInflater() }
-        let prefix = rawPrefix
-        rawPrefix = []
-        try prefix.withUnsafeBufferPointer { try route($0) }
-    }
-
-    private func route(_ bytes: UnsafeBufferPointer<UInt8>) throws {
-        guard let inflater else { return try feedDecoded(bytes) }
-        do {
-            try inflater.inflate(bytes) { try feedDecoded($0) }
-        } catch let failure as GzipInflater.Failure {
-            gzipDamage("the gzip data is corrupt (\(failure.message)); the rest of the input is skipped")
+        guard let decompressed else { return try feedDecoded(bytes) }
+        let damage = try decompressed.feed(UnsafeRawBufferPointer(bytes)) { try feedDecoded($0.bindMemory(to: UInt8.self)) }
+        if decompressed.isPlain { self.decompressed = nil }
+        if let damage {
+            compressionDamage(damage.message)
             ignoringRest = true
         }
     }
 
-    /// The raw input has ended: what is held back goes on, and gzip must be complete.
+    /// The raw input has ended: what is held back goes on, and compressed data must be complete.
     func finishRaw() throws {
-        if rawUndecided && !rawPrefix.isEmpty { try decideRaw() }
         rawUndecided = false
-        if let inflater, !inflater.isAtMemberEnd, !ignoringRest {
-            try pump()
-            gzipDamage("the gzip data is cut off (its end is missing)")
+        guard let decompressed, let damage = try decompressed.finish({ try feedDecoded($0.bindMemory(to: UInt8.self)) }) else { return }
+        if decompressed.isSkippingRest {
+            ignoringRest = true
+        } else {
+            try pump()   // (the stanzas before a cut come first)
         }
+        compressionDamage(damage.message)
     }
 
-    private func gzipDamage(_ message: String) {
+    private func compressionDamage(_ message: String) {
         let end = position(of: inputLength)
         report(InputDamage(line: end.line, column: end.column, message: message, skippedFrom: end, resumedAt: nil))
     }

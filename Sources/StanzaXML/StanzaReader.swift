@@ -14,7 +14,7 @@ import Darwin
 /// new stream (a reconnect). Every top-level element, and every child of a
 /// stream, is a stanza: it is built as its own tree (with no parent), handed
 /// to the handler once the bytes that complete it have been parsed, and then
-/// forgotten, so memory does not grow with the input. gzip input is
+/// forgotten, so memory does not grow with the input. Compressed input is
 /// decompressed on the fly.
 ///
 /// ```swift
@@ -110,10 +110,10 @@ public final class StanzaReader {
     /// Where each stanza of the outbox was in the input, in order (see ``StanzaByteRange``).
     @exclusivity(unchecked) var outboxPlaces: [StanzaByteRange] = []
     /// Where the stanza being handed to the handler was in the input: valid while
-    /// the handler runs (offsets in the input as fed, after any gzip decompression).
+    /// the handler runs (offsets in the input as fed, after any decompression).
     @exclusivity(unchecked) public internal(set) var currentPlace: StanzaByteRange?
-    /// Whether the input is gzip-compressed (offsets are then in the decompressed bytes).
-    public var isCompressedInput: Bool { inflater != nil }
+    /// Whether the input is compressed (offsets are then in the decompressed bytes).
+    public var isCompressedInput: Bool { decompressed?.isCompressed == true }
     /// Thrown by every call once reading stopped at damage (``Recovery/stop``).
     var failure: StanzaReaderError?
 
@@ -133,7 +133,7 @@ public final class StanzaReader {
     @exclusivity(unchecked) var stanzaLevel = InputPosition(offset: 0, line: 1, column: 1)
     /// `finish()` was called: no more bytes will come.
     var endOfInput = false
-    /// The rest of the input is ignored (not XML at all, or corrupt gzip).
+    /// The rest of the input is ignored (not XML at all, or corrupt compressed data).
     var ignoringRest = false
 
     // MARK: The current document (see StanzaReader+Documents.swift)
@@ -199,12 +199,13 @@ public final class StanzaReader {
 
     // MARK: Input that starts anywhere (see StanzaReader+Encoding.swift)
 
-    /// The first bytes have not been looked at yet (gzip, byte order mark, UTF-16, binary).
+    /// The first bytes have not been looked at yet (byte order mark, UTF-16, binary).
     var sniffing = true
-    var inflater: GzipInflater?
-    /// Fewer than two bytes have come: whether the input is gzip is not known yet.
+    /// Undoes compression; `nil` while the first bytes have not come and once
+    /// they have told the input is not compressed.
+    var decompressed: DecompressedInput?
+    /// No bytes have come: whether the input may be compressed is not known yet.
     var rawUndecided = true
-    var rawPrefix: [UInt8] = []
     /// Top-level elements held back until the input has shown it starts cleanly.
     @exclusivity(unchecked) var startPhase: Bool
     @exclusivity(unchecked) var tentative: [(Element, line: Int)] = []

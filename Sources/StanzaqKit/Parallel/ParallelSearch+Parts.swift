@@ -84,8 +84,8 @@ extension ParallelSearch {
         guard fd >= 0 else { return false }
         let blockSize = 1 << 16
         let buffer = readBlock(fd, at: 0, size: blockSize)
-        // gzip is read whole, decompressed as it comes: its bytes have no places to cut at.
-        if buffer.starts(with: [0x1F, 0x8B]) {
+        // Compressed input is read whole, decompressed as it comes: its bytes have no places to cut at.
+        if CompressionFormat.startsCompressed(buffer) {
             close(fd)
             return false
         }

@@ -9,7 +9,7 @@ extension REPLSession {
     /// returns false after reporting an error.
     ///
     /// XML in a regular file is loaded lazily (where each stanza is, read again
-    /// when needed); everything else — a log, gzip, a pipe — is read through the
+    /// when needed); everything else — a log, compressed data, a pipe — is read through the
     /// command line's searcher, and its stanzas are kept with their log fields.
     @discardableResult
     public func load(path: String, as kind: InputKind? = nil) throws(OutputError) -> Bool {
@@ -48,7 +48,7 @@ extension REPLSession {
         return ok
     }
 
-    /// Whether a regular file holds XML that offsets can give back: not gzip
+    /// Whether a regular file holds XML that offsets can give back: not compressed
     /// (offsets would be in its decompressed bytes), not a log in an envelope
     /// (Monal's rawlog starts with a binary length), and XML as `kind` says or,
     /// not said, as its first bytes tell (``InputKind/recognise(_:atEnd:)``).
@@ -58,7 +58,7 @@ extension REPLSession {
         let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count >= 0 else { return false }
         head.removeLast(head.count - count)
-        if head.starts(with: [0x1F, 0x8B]) { return false }
+        if CompressionFormat.startsCompressed(head) { return false }
         if kind != .xml, case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: count < 1 << 16) }) { return false }
         return kind == .xml || InputKind.recognise(head, atEnd: count < 1 << 16) == .xml
     }
@@ -97,7 +97,7 @@ extension REPLSession {
         return nil
     }
 
-    /// Reads a file as the command line does (``Searcher``: gzip undone, a log
+    /// Reads a file as the command line does (``Searcher``: compression undone, a log
     /// recognised or read as `kind` says, damage reported and skipped), keeping
     /// its stanzas with their log fields.
     private func loadThroughSearcher(path: String, as kind: InputKind?) throws(OutputError) -> Bool {

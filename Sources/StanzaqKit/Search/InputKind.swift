@@ -18,12 +18,12 @@ public enum InputKind: Equatable, Sendable {
             index += 1
         }
         guard index < bytes.count else { return atEnd ? .xml : nil }
-        // gzip, UTF-16 and binary data: the XML reader says what they are. Binary
+        // Compressed data, UTF-16 and binary data: the XML reader says what they are. Binary
         // data starts with a control byte or a byte no UTF-8 text starts with (a
         // NUL further on, in a log's line, is text: decided on the first byte,
         // whatever the reads).
         let lead = bytes[index]
-        if bytes.starts(with: [0x1F, 0x8B]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        if CompressionFormat.startsCompressed(bytes) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
             || (lead < 0x20 && lead != 0x0C && lead != 0x1B) || lead == 0x7F || (0x80...0xC1).contains(lead) || lead >= 0xF5 {
             return .xml
         }

@@ -4,7 +4,7 @@ import StanzaQuery
 
 /// Opens the inputs a search names (stanzaq(1), "Inputs"): a file, relative to
 /// the search's directory, or standard input (`-`). What is in them — XML, a
-/// log, gzip — is told by what reads them (``InputSearch``); which files a
+/// log, compressed data — is told by what reads them (``InputSearch``); which files a
 /// directory holds, by ``FileWalk``.
 struct InputOpener {
     /// Where relative paths are opened.

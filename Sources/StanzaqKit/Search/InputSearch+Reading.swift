@@ -2,7 +2,7 @@
 import StanzaQuery
 #endif
 
-/// Reading an input: its chunks, gzip undone, what it is recognised as, and the
+/// Reading an input: its chunks, compression undone, what it is recognised as, and the
 /// reader made for it.
 extension InputSearch {
     /// Reads the input from `fd` (or a part's bytes) to its end, or until reading stops.
@@ -59,24 +59,24 @@ extension InputSearch {
         }
     }
 
-    /// The input has ended: what gzip and the recogniser hold back is read, then the reader ends.
+    /// The input has ended: what decompression and the recogniser hold back is read, then the reader ends.
     private func finish() throws {
         if let decompressed, readsOn, let damage = try decompressed.finish({ if readsOn { readsOn = try feed($0) } }) {
-            reportGzip(damage)
+            reportCompression(damage)
         }
         _ = try feed(UnsafeRawBufferPointer(start: nil, count: 0), atEnd: true)
         try stream?.finish()
     }
 
-    /// A chunk as read: through gzip's inflater when the input is compressed.
+    /// A chunk as read: decompressed when the input is compressed.
     private func feedRaw(_ chunk: UnsafeRawBufferPointer) throws -> Bool {
         guard let decompressed else { return try feed(chunk) }
         let damage = try decompressed.feed(chunk) { if readsOn { readsOn = try feed($0) } }
-        if let damage { reportGzip(damage) }
+        if let damage { reportCompression(damage) }
         return readsOn && !decompressed.isSkippingRest && outputError == nil
     }
 
-    private func reportGzip(_ damage: DecompressedInput.Damage) {
+    private func reportCompression(_ damage: DecompressedInput.Damage) {
         _ = reportDamage(line: damage.place.line, column: damage.place.column, damage.message)
     }
 

@@ -3,7 +3,7 @@ import StanzaQuery
 #endif
 
 /// One input, or one part of one (a parallel search), searched: its bytes read
-/// (gzip undone first), recognised as XML or a log and fed to the
+/// (compression undone first), recognised as XML or a log and fed to the
 /// ``StanzaStream`` that reads it, and each stanza handed to the searcher's
 /// ``StanzaEvaluator`` and the sink. The path of a stanza through the code:
 /// ``InputOpener`` → ``InputChunks`` → ``DecompressedInput`` → ``InputKind`` →
@@ -54,7 +54,7 @@ final class InputSearch<Sink: SearchSink> {
     var linesBefore: Int
     /// Whether the input's warnings were said: once per input, by the reader of its start.
     var warned: Bool
-    /// gzip is undone before anything reads the input (a part of a split input is never gzip).
+    /// Compression is undone before anything reads the input (a part of a split input is never compressed).
     let decompressed: DecompressedInput?
     /// Whether the reader still wants bytes.
     var readsOn = true
@@ -158,7 +158,7 @@ final class InputSearch<Sink: SearchSink> {
         return line <= silentThrough
     }
 
-    /// Reports damage the readers found (or gzip did) at `line`, `column`; false:
+    /// Reports damage the readers found (or decompression did) at `line`, `column`; false:
     /// the output failed, stop.
     func reportDamage(line: Int, column: Int, _ message: String) -> Bool {
         do {

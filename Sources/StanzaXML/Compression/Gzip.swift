@@ -1,17 +1,17 @@
 import CZlib
 
+extension CompressionFormat {
+    /// gzip (RFC 1952), with zlib.
+    static let gzip = CompressionFormat(name: "gzip", magic: [exactly(0x1F, 0x8B)]) { GzipInflater() }
+}
+
 /// Decompresses gzip input as it comes, with zlib: one member after another
 /// (`cat a.gz b.gz` is one gzip input too).
-final class GzipInflater {
-    /// Why the compressed data cannot be read.
-    struct Failure: Error {
-        var message: String
-    }
-
+final class GzipInflater: Decompressor {
     private var stream = z_stream()
     private var output = [UInt8](repeating: 0, count: 1 << 16)
     /// The last member has ended: nothing is cut off.
-    private(set) var isAtMemberEnd = false
+    private var isAtMemberEnd = false
 
     init() {
         // 15 + 16: a window of 32 KiB, gzip header and trailer (not zlib's).
@@ -20,8 +20,7 @@ final class GzipInflater {
 
     deinit { inflateEnd(&stream) }
 
-    /// Decompresses `input`, handing each piece of output to `body`.
-    func inflate(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    func decompress(_ input: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         guard let base = input.baseAddress, !input.isEmpty else { return }
         stream.next_in = UnsafeMutablePointer(mutating: base)
         stream.avail_in = UInt32(input.count)
@@ -36,7 +35,7 @@ final class GzipInflater {
             let status = output.withUnsafeMutableBufferPointer { out -> Int32 in
                 stream.next_out = out.baseAddress
                 stream.avail_out = UInt32(capacity)
-                return CZlib.inflate(&stream, Z_NO_FLUSH)
+                return inflate(&stream, Z_NO_FLUSH)
             }
             let produced = capacity - Int(stream.avail_out)
             if produced > 0 {
@@ -51,8 +50,13 @@ final class GzipInflater {
                 return   // needs more input
             default:
                 let reason = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
-                throw Failure(message: reason)
+                throw DecompressionFailure(message: reason)
             }
         }
+    }
+
+    /// (zlib hands out all it can as the input comes: nothing is held.)
+    func finish(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws -> Bool {
+        isAtMemberEnd
     }
 }
