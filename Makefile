@@ -31,9 +31,10 @@ INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 
 # System packages (Debian names): the C libraries stanzaq links, and the tools
 # its tests and benchmarks use (prosody and lua5.4: the differential test runs
-# Prosody's own util.stanza).
-BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev libicu-dev
-TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev
+# Prosody's own util.stanza; xz-utils and bzip2 compress the inputs of the
+# tests of compressed input).
+BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev liblzma-dev libbz2-dev libicu-dev
+TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev xz-utils bzip2
 # make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; make deb-lint: lintian.
 DEB_PACKAGES   = dpkg-dev
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time ripgrep
@@ -114,7 +115,8 @@ FUZZ_JOBS          ?= $(shell nproc)
 # StanzaqKit too: the log fuzzer searches as the command line does with threads.
 LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery Sources/StanzaqKit -name '*.swift' | sort)
 FUZZ_SANITIZE       = -O -g -sanitize=fuzzer,address -package-name stanzaq
-FUZZ_INCLUDES       = -I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CByteSearch/include \
+FUZZ_INCLUDES       = -I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CLzma \
+	-I Sources/CBzip2 -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n))
 FUZZ_LIBRARY        = $(FUZZ_DIR)/lib/libStanzaFuzz.a
 
@@ -143,7 +145,7 @@ $(FUZZ_LIBRARY): $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h
 
 # A target: its entry file, linked to the library (-module-name: the file's name).
 FUZZ_LINK = $(SWIFTC) -parse-as-library $(FUZZ_SANITIZE) -use-ld=lld -module-name $(basename $(notdir $<)) $(FUZZ_INCLUDES) \
-	-I $(FUZZ_DIR)/lib $< $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS) -lxml2 -licui18n -licuuc -lz -o $@
+	-I $(FUZZ_DIR)/lib $< $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS) -lxml2 -licui18n -licuuc -lz -llzma -lbz2 -o $@
 $(FUZZ_DIR)/query-fuzzer: Fuzz/QueryFuzzer.swift $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS)
 	$(FUZZ_LINK)
 $(FUZZ_DIR)/reader-fuzzer: Fuzz/ReaderFuzzer.swift $(FUZZ_LIBRARY) $(FUZZ_C_OBJECTS)

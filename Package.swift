@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // Thin wrappers around the system's C libraries (Debian: libxml2-dev, libedit-dev, libssl-dev,
-        // zlib1g-dev, libicu-dev). ICU is the one libxml2 already loads: its regular expressions, through
+        // zlib1g-dev, liblzma-dev, libbz2-dev, libicu-dev). ICU is the one libxml2 already loads: its regular expressions, through
         // its C API, are the engine NSRegularExpression wraps.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CICUSystem", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"]), .brew(["icu4c"])]),
@@ -28,13 +28,15 @@ let package = Package(
         // SHA-256: OpenSSL's libcrypto on Linux (libssl-dev; loaded on first use), CommonCrypto on Apple's systems.
         .target(name: "CCrypto"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLzma", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
+        .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
 
         // Byte searches sixteen bytes at a time, for the stanza boundary scanner.
         .target(name: "CByteSearch"),
 
         // The XML reader: stanzas out of single elements, sequences and XMPP
-        // streams (libxml2's SAX2 push parser), damage skipped, gzip undone.
-        .target(name: "StanzaXML", dependencies: ["CLibXML2", "CZlib", "CByteSearch"]),
+        // streams (libxml2's SAX2 push parser), damage skipped, gzip, xz and bzip2 undone.
+        .target(name: "StanzaXML", dependencies: ["CLibXML2", "CZlib", "CLzma", "CBzip2", "CByteSearch"]),
 
         // The log readers: the logs of servers, clients and libraries, one
         // parser a format (Formats/), each session's directions read as XML streams.
