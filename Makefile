@@ -29,12 +29,13 @@ BINARY  ?= $(RELEASE)
 STRIP   ?= strip
 INSTALL_STRIP ?= -s --strip-program=$(STRIP)
 
-# System packages (Debian names): the C libraries stanzaq links, and the tools
-# its tests and benchmarks use (prosody and lua5.4: the differential test runs
-# Prosody's own util.stanza; xz-utils and bzip2 compress the inputs of the
-# tests of compressed input).
+# System packages (Debian names): the C libraries stanzaq links (libzstd, which
+# it loads when a zstd input comes, needs no header), and the tools its tests
+# and benchmarks use (prosody and lua5.4: the differential test runs Prosody's
+# own util.stanza; xz-utils, zstd and bzip2 compress the inputs of the tests of
+# compressed input).
 BUILD_PACKAGES = pkg-config libxml2-dev libedit-dev libssl-dev zlib1g-dev liblzma-dev libbz2-dev libicu-dev
-TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev xz-utils bzip2
+TEST_PACKAGES  = mandoc man-db jq prosody lua5.4 bash-completion zsh fish parallel dpkg-dev xz-utils zstd bzip2
 # make deb: dpkg-shlibdeps (dpkg-dev) computes Depends; make deb-lint: lintian.
 DEB_PACKAGES   = dpkg-dev
 BENCH_PACKAGES = hyperfine xmlstarlet libxml2-utils time ripgrep
@@ -116,14 +117,14 @@ FUZZ_JOBS          ?= $(shell nproc)
 LIBRARY_SOURCES     = $(shell find Sources/StanzaXML Sources/StanzaLogs Sources/StanzaQuery Sources/StanzaqKit -name '*.swift' | sort)
 FUZZ_SANITIZE       = -O -g -sanitize=fuzzer,address -package-name stanzaq
 FUZZ_INCLUDES       = -I Sources/CLibXML2 -I Sources/CICU/include -I Sources/CCrypto/include -I Sources/CZlib -I Sources/CLzma \
-	-I Sources/CBzip2 -I Sources/CByteSearch/include \
+	-I Sources/CBzip2 -I Sources/CZstd/include -I Sources/CByteSearch/include \
 	$(patsubst -I%,-Xcc -I%,$(shell pkg-config --cflags-only-I libxml-2.0 icu-i18n))
 FUZZ_LIBRARY        = $(FUZZ_DIR)/lib/libStanzaFuzz.a
 
 # The C of Sources/CICU (ICU's regular expressions), Sources/CCrypto
-# (SHA-256) and Sources/CByteSearch (the searches not inlined from its header),
-# compiled with the fuzzers' sanitizers.
-FUZZ_C_OBJECTS = $(FUZZ_DIR)/CICU.o $(FUZZ_DIR)/CCrypto.o $(FUZZ_DIR)/CByteSearch.o
+# (SHA-256), Sources/CZstd (libzstd, loaded) and Sources/CByteSearch (the
+# searches not inlined from its header), compiled with the fuzzers' sanitizers.
+FUZZ_C_OBJECTS = $(FUZZ_DIR)/CICU.o $(FUZZ_DIR)/CCrypto.o $(FUZZ_DIR)/CZstd.o $(FUZZ_DIR)/CByteSearch.o
 $(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CICU/include $(shell pkg-config --cflags icu-uc) -c $< -o $@
@@ -131,6 +132,10 @@ $(FUZZ_DIR)/CICU.o: Sources/CICU/CICU.c Sources/CICU/include/CICU.h
 $(FUZZ_DIR)/CCrypto.o: Sources/CCrypto/CCrypto.c Sources/CCrypto/include/CCrypto.h
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CCrypto/include -c $< -o $@
+
+$(FUZZ_DIR)/CZstd.o: Sources/CZstd/CZstd.c Sources/CZstd/include/CZstd.h
+	@mkdir -p $(FUZZ_DIR)
+	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CZstd/include -c $< -o $@
 
 $(FUZZ_DIR)/CByteSearch.o: Sources/CByteSearch/CByteSearch.c Sources/CByteSearch/include/CByteSearch.h
 	@mkdir -p $(FUZZ_DIR)

@@ -30,13 +30,16 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLzma", pkgConfig: "liblzma", providers: [.apt(["liblzma-dev"]), .brew(["xz"])]),
         .systemLibrary(name: "CBzip2", providers: [.apt(["libbz2-dev"])]),
+        // zstd's streaming decompression: libzstd loaded when a zstd input first
+        // comes (see Sources/CZstd/CZstd.c), its header not needed.
+        .target(name: "CZstd"),
 
         // Byte searches sixteen bytes at a time, for the stanza boundary scanner.
         .target(name: "CByteSearch"),
 
         // The XML reader: stanzas out of single elements, sequences and XMPP
-        // streams (libxml2's SAX2 push parser), damage skipped, gzip, xz and bzip2 undone.
-        .target(name: "StanzaXML", dependencies: ["CLibXML2", "CZlib", "CLzma", "CBzip2", "CByteSearch"]),
+        // streams (libxml2's SAX2 push parser), damage skipped, gzip, xz, zstd and bzip2 undone.
+        .target(name: "StanzaXML", dependencies: ["CLibXML2", "CZlib", "CLzma", "CBzip2", "CZstd", "CByteSearch"]),
 
         // The log readers: the logs of servers, clients and libraries, one
         // parser a format (Formats/), each session's directions read as XML streams.

@@ -1,5 +1,5 @@
 /// Undoes compression as an input comes, when its first bytes say it is
-/// compressed (gzip, xz or bzip2: its magic bytes, not its name; see
+/// compressed (gzip, xz, zstd or bzip2: its magic bytes, not its name; see
 /// ``CompressionFormat``), so that what reads it — XML, any log format, format
 /// detection, envelopes — sees the decompressed bytes (stanzaq(1), INPUT).
 /// Other input is passed on as it is.

@@ -13,7 +13,7 @@ public struct CompressionFormat: Sendable {
     let makeDecompressor: @Sendable () throws -> any Decompressor
 
     /// The formats, looked for in this order.
-    static let registry: [CompressionFormat] = [.gzip, .xz, .bzip2]
+    static let registry: [CompressionFormat] = [.gzip, .xz, .zstd, .bzip2]
 
     /// How many first bytes tell every format.
     static let longestMagic = registry.flatMap(\.magic).map(\.count).max() ?? 0
