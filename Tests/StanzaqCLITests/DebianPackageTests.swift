@@ -64,7 +64,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(fields["Description"], "query XMPP stanzas from the shell")
         // Depends from dpkg-shlibdeps: the libraries the binary loads, ICU once.
         let depends = (fields["Depends"] ?? "").components(separatedBy: ", ").map { String($0.prefix { $0 != " " }) }
-        for library in ["libc6", "libxml2", "libedit2", "libssl3", "zlib1g"] {
+        for library in ["libc6", "libxml2", "libedit2", "libssl3", "zlib1g", "liblzma5", "libbz2-1.0", "libzstd1"] {
             XCTAssertTrue(depends.contains(library), "Depends: \(fields["Depends"] ?? "")")
         }
         XCTAssertEqual(depends.filter { $0.hasPrefix("libicu") }.count, 1, "Depends: \(fields["Depends"] ?? "")")

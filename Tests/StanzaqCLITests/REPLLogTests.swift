@@ -190,7 +190,7 @@ final class REPLLogTests: XCTestCase {
         let result = try repl([], ":help\n")
         let lines = result.output.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0.hasPrefix(":load") || $0.hasPrefix(":direction") }, [
-            ":load [--log[=FORMAT]|--xml] FILE load the stanzas of FILE: XML, a log or gzip (the last becomes current)",
+            ":load [--log[=FORMAT]|--xml] FILE load the stanzas of FILE: XML or a log, compressed or not (the last becomes current)",
             ":direction [in|out|both]          only the stanzas a log shows received or sent, in :all and :list (none: show it)",
         ])
         XCTAssertEqual(result.status, 0)

@@ -14,7 +14,7 @@ extension REPLSession {
             return true
         },
         REPLCommand(name: ":load", arguments: .words, usage: ":load [--log[=FORMAT]|--xml] FILE",
-                    help: "load the stanzas of FILE: XML, a log or gzip (the last becomes current)",
+                    help: "load the stanzas of FILE: XML or a log, compressed or not (the last becomes current)",
                     completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
             let usage = ":load [--log[=FORMAT]|--xml] FILE"
             guard arguments.words.count == 1 || arguments.words.count == 2,
