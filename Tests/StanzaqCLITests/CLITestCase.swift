@@ -150,6 +150,35 @@ class CLITestCase: XCTestCase {
         }
     }
 
+    /// `stanzaq --follow ARGUMENTS PATH`, its standard output in a file of
+    /// `scratch`, once it follows `path` from the end of what it holds.
+    func startFollowing(_ arguments: [String], _ path: URL, in scratch: ScratchDirectory) throws -> (process: Child, output: URL) {
+        let output = scratch.url.appendingPathComponent("followed-output")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let size = try FileManager.default.attributesOfItem(atPath: path.path)[.size] as! Int
+        let process = try Child([try Runner.requireBinary().path, "--follow"] + arguments + [path.path],
+                                environment: Runner.environment(), stdout: .file(output.path))
+        waitUntilFollowing(process.pid, path.path, at: size)
+        return (process, output)
+    }
+
+    /// Waits (60 s at most, a hang guard: it normally takes a tenth of a
+    /// second) until `output` holds `expected`.
+    func waitForOutput(_ output: URL, _ expected: String, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if (try? String(contentsOf: output, encoding: .utf8)) == expected { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        XCTFail("stdout is \(String(describing: try? String(contentsOf: output, encoding: .utf8))), not \(expected)", file: file, line: line)
+    }
+
+    /// Ends a follower as Ctrl-C does: exit status 130.
+    func stopFollowing(_ process: Child, file: StaticString = #filePath, line: UInt = #line) {
+        process.send(SIGINT)
+        XCTAssertEqual(process.wait(timeout: 60)?.status, 130, file: file, line: line)
+    }
+
     /// Waits (60 s at most, a hang guard) until process `pid` holds `path` open
     /// at `offset`: a follower that has read what the file held.
     func waitUntilFollowing(_ pid: pid_t, _ path: String, at offset: Int) {

@@ -184,29 +184,16 @@ final class EnvelopeTests: CLITestCase {
                 + "\"time\":\"2026-11-23T09:30:12.000000001Z\"}\n"
         }
         try Data(line("old").utf8).write(to: path)
-        let output = scratch.url.appendingPathComponent("out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = try Child([try Runner.requireBinary().path, "--follow", "--line-number", "--fields", "source", "/@id", path.path],
-                                environment: Runner.environment(), stdout: .file(output.path))
-        func waitFor(_ expected: String) {
-            let deadline = Date().addingTimeInterval(60)   // a hang guard
-            while Date() < deadline {
-                if (try? String(contentsOf: output, encoding: .utf8)) == expected { return }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            XCTFail("stdout is \(String(describing: try? String(contentsOf: output, encoding: .utf8))), not \(expected)")
-        }
-        waitUntilFollowing(process.pid, path.path, at: line("old").utf8.count)
+        let (process, output) = try startFollowing(["--line-number", "--fields", "source", "/@id"], path, in: scratch)
         let handle = try FileHandle(forWritingTo: path)
         handle.seekToEndOfFile()
         handle.write(Data(line("new").utf8))
-        waitFor("2:stdout\tnew\n")
+        waitForOutput(output, "2:stdout\tnew\n")
         try handle.close()
         try FileManager.default.moveItem(at: path, to: scratch.url.appendingPathComponent("c-json.log.1"))
         try Data((line("rotated") + line("second")).utf8).write(to: path)
-        waitFor("2:stdout\tnew\n1:stdout\trotated\n2:stdout\tsecond\n")
-        process.send(SIGINT)
-        XCTAssertEqual(process.wait(timeout: 60)?.status, 130)
+        waitForOutput(output, "2:stdout\tnew\n1:stdout\trotated\n2:stdout\tsecond\n")
+        stopFollowing(process)
     }
 
     /// A line in an envelope is read as it comes (`tail -f … | stanzaq`): its

@@ -396,25 +396,13 @@ final class LogCommandTests: CLITestCase {
             .split(separator: "\n").map { $0 + "\n" }
         let held = lines.prefix(40).joined()
         try Data(held.utf8).write(to: path)
-        let output = scratch.url.appendingPathComponent("out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = try Child([try Runner.requireBinary().path, "--follow", "--fields", "line,direction", "-e", "/$", "-e", "/@type", path.path],
-                                environment: Runner.environment(), stdout: .file(output.path))
-        waitUntilFollowing(process.pid, path.path, at: held.utf8.count)
+        let (process, output) = try startFollowing(["--fields", "line,direction", "-e", "/$", "-e", "/@type"], path, in: scratch)
         let handle = try FileHandle(forWritingTo: path)
         handle.seekToEndOfFile()
         handle.write(Data(lines.first { $0.contains("RECV: <message") }!.utf8))
-        let deadline = Date().addingTimeInterval(60)   // a hang guard
-        var printed = ""
-        while Date() < deadline {
-            printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if !printed.isEmpty { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        XCTAssertEqual(printed, "41\tin\tmessage\tgroupchat\n")
+        waitForOutput(output, "41\tin\tmessage\tgroupchat\n")
         try handle.close()
-        process.send(SIGINT)
-        XCTAssertEqual(process.wait(timeout: 60)?.status, 130)
+        stopFollowing(process)
     }
 
     /// `--follow`: only what is written after the start, across rotation, line-buffered; Ctrl-C ends it.
@@ -423,29 +411,16 @@ final class LogCommandTests: CLITestCase {
         let path = scratch.url.appendingPathComponent("prosody.log")
         let line: (String) -> String = { "Nov 23 09:30:12 c2s1\tdebug\tRECV: <iq id='\($0)' type='get'/>\n" }
         try Data(line("old").utf8).write(to: path)
-        let output = scratch.url.appendingPathComponent("out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = try Child([try Runner.requireBinary().path, "--follow", "--line-number", "/@id", path.path],
-                                environment: Runner.environment(), stdout: .file(output.path))
-        func waitFor(_ expected: String) {
-            let deadline = Date().addingTimeInterval(60)   // a hang guard: it normally takes a tenth of a second
-            while Date() < deadline {
-                if (try? String(contentsOf: output, encoding: .utf8)) == expected { return }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            XCTFail("stdout is \(String(describing: try? String(contentsOf: output, encoding: .utf8))), not \(expected)")
-        }
-        waitUntilFollowing(process.pid, path.path, at: line("old").utf8.count)
+        let (process, output) = try startFollowing(["--line-number", "/@id"], path, in: scratch)
         let handle = try FileHandle(forWritingTo: path)
         handle.seekToEndOfFile()
         handle.write(Data(line("new").utf8))
-        waitFor("2:new\n")
+        waitForOutput(output, "2:new\n")
         // Rotation: the name now names a new file.
         try handle.close()
         try FileManager.default.moveItem(at: path, to: scratch.url.appendingPathComponent("prosody.log.1"))
         try Data(line("rotated").utf8).write(to: path)
-        waitFor("2:new\n1:rotated\n")
-        process.send(SIGINT)
-        XCTAssertEqual(process.wait(timeout: 60)?.status, 130)
+        waitForOutput(output, "2:new\n1:rotated\n")
+        stopFollowing(process)
     }
 }
