@@ -7,22 +7,6 @@ import StanzaqTestSupport
 /// (The reader fuzzer found a zstd frame whose checksum fails read whole losing
 /// its last block, and read in chunks keeping it: Fuzz/regressions/reader.)
 final class CompressedReaderTests: XCTestCase {
-    private func read(_ bytes: [UInt8], chunk: Int) -> (stanzas: Int, error: String?) {
-        var stanzas = 0
-        let reader = StanzaReader { _ in stanzas += 1; return true }
-        do {
-            var start = 0
-            while start < bytes.count {
-                try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-                start += chunk
-            }
-            try reader.finish()
-            return (stanzas, nil)
-        } catch {
-            return (stanzas, "\(error)")
-        }
-    }
-
     /// capture.xml as `command` compresses it.
     private func compressed(_ command: String) throws -> [UInt8] {
         let run = try Runner.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\(command) < capture.xml | od -An -v -tu1"],
@@ -34,8 +18,8 @@ final class CompressedReaderTests: XCTestCase {
     func testWholeCutAndCorruptReadTheSameInAnyChunks() throws {
         for command in ["gzip -c", "xz -c", "zstd -q -c", "bzip2 -c"] {
             let bytes = try compressed(command)
-            XCTAssertEqual(read(bytes, chunk: 1 << 16).stanzas, 18, command)
-            XCTAssertNil(read(bytes, chunk: 1 << 16).error, command)
+            XCTAssertEqual(readInChunks(bytes, chunk: 1 << 16).stanzas.count, 18, command)
+            XCTAssertNil(readInChunks(bytes, chunk: 1 << 16).error, command)
             // Cut at, and a byte changed at, places through the data (the last: its checksum, its end).
             var variants: [[UInt8]] = []
             for place in stride(from: 1, to: bytes.count, by: max(1, bytes.count / 12)) + [bytes.count - 2] {
@@ -45,9 +29,9 @@ final class CompressedReaderTests: XCTestCase {
                 variants.append(changed)
             }
             for variant in variants {
-                let whole = read(variant, chunk: 1 << 16)
+                let whole = readInChunks(variant, chunk: 1 << 16)
                 for chunk in 1...7 {
-                    let pieces = read(variant, chunk: chunk)
+                    let pieces = readInChunks(variant, chunk: chunk)
                     XCTAssertEqual(pieces.stanzas, whole.stanzas, "\(command), \(variant.count) bytes, chunks of \(chunk)")
                     XCTAssertEqual(pieces.error == nil, whole.error == nil, "\(command), \(variant.count) bytes, chunks of \(chunk)")
                 }
@@ -61,8 +45,8 @@ final class CompressedReaderTests: XCTestCase {
         let file = PackagePaths.root.appendingPathComponent("Fuzz/regressions/reader/zstd-checksum-fails-after-its-block.zst")
         let bytes = Array(try Data(contentsOf: file))
         for chunk in [1, 5, 1 << 16] {
-            let result = read(bytes, chunk: chunk)
-            XCTAssertEqual(result.stanzas, 15, "chunks of \(chunk)")
+            let result = readInChunks(bytes, chunk: chunk)
+            XCTAssertEqual(result.stanzas.count, 15, "chunks of \(chunk)")
             XCTAssertNotNil(result.error, "chunks of \(chunk)")
         }
     }

@@ -15,6 +15,24 @@ func stanza(_ xml: String, defaultNamespace: String? = nil, file: StaticString =
     }
 }
 
+/// What the XML reader reads from `bytes` fed in chunks of `chunk` bytes: each
+/// stanza as XML, and the error that ended the reading, if any.
+func readInChunks(_ bytes: [UInt8], chunk: Int) -> (stanzas: [String], error: String?) {
+    var stanzas: [String] = []
+    let reader = StanzaReader { stanzas.append($0.xmlString()); return true }
+    do {
+        var start = 0
+        while start < bytes.count {
+            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
+            start += chunk
+        }
+        try reader.finish()
+        return (stanzas, nil)
+    } catch {
+        return (stanzas, "\(error)")
+    }
+}
+
 /// The text renderings of every result of `query` on `element`.
 func texts(_ query: String, _ arguments: [String] = [], in element: Element, strict: Bool = false,
            file: StaticString = #filePath, line: UInt = #line) -> [String] {
