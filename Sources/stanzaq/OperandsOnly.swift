@@ -57,6 +57,7 @@ extension ModeOptions {
         options.beforeContext = nil
         options.context = nil
         options.pair = false
+        options.unanswered = false
         options.invert = false
         options.interactive = false
         return options

@@ -166,6 +166,7 @@ struct StanzaqCommand: ParsableCommand {
             throw ValidationError("the column name 'count' is the key of -c's counts: choose another")
         }
         if input.follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
+        if input.follow && mode.unanswered { throw ValidationError("--unanswered prints at the end of the input, which --follow never reaches") }
         if environment.handlesSignals { Interruption.install(.search) }
 
         let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
@@ -194,7 +195,7 @@ struct StanzaqCommand: ParsableCommand {
             (input.follow, "--follow"), (mode.filesWithMatches, "-l/--files-with-matches"),
             (mode.filesWithoutMatch, "-L/--files-without-match"), (mode.maxCount != nil, "-m/--max-count"),
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),
-            (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
+            (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
         ]
         return given.filter(\.0).map(\.1)
@@ -268,6 +269,7 @@ struct StanzaqCommand: ParsableCommand {
         options.maxCount = mode.maxCount
         options.context = mode.stanzaContext
         options.pairs = mode.pair
+        options.unanswered = mode.unanswered
         return options
     }
 

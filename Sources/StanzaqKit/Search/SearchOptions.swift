@@ -81,6 +81,9 @@ public struct SearchOptions {
     public var context: StanzaContext?
     /// With ``Report/stanzas``: print the request or response of each iq (`--pair`).
     public var pairs = false
+    /// With ``Report/stanzas``: print, at the end, only the selected iq requests
+    /// that no response answers (`--unanswered`).
+    public var unanswered = false
     /// How many threads search (`--threads`): several files at once, and the
     /// parts of one large input. 1: one thread, strictly in order.
     public var threads = 1
@@ -139,6 +142,7 @@ public struct SearchOptions {
             return RowSink(formatter: formatter, output: output,
                            header: header ? formatter.headerRecord(queries: queries.map(\.text)) : nil)
         case .results: return ResultSink(formatter: formatter, output: output, firstOnly: firstOnly)
+        case .stanzas where unanswered: return UnansweredSink(formatter: formatter, output: output, invert: invert)
         case .stanzas where pairs: return PairSink(formatter: formatter, output: output, invert: invert)
         case .stanzas:
             if let context { return ContextSink(formatter: formatter, output: output, invert: invert, context: context) }
@@ -186,7 +190,7 @@ extension SearchOptions {
     /// end. Line-buffered output (results as stanzas arrive) and `--follow` are
     /// read in order; so are the options whose output carries state from one
     /// input to the next: context (`--` between groups, across files), `--pair`,
-    /// and `--header` (one header before the first row of all the inputs).
+    /// `--unanswered` and `--header` (one header before the first row of all the inputs).
     ///
     /// An input is cut into parts only if a part need not know how many stanzas
     /// counted before it (`-m`, `-l`); a log's, only if neither their number
@@ -198,7 +202,7 @@ extension SearchOptions {
     /// cut into (their readers check that they read as one reader would). Line-
     /// buffered output too: a window's results are written when it is read.
     public func parallelism(for sink: any SearchSink) -> Parallelism {
-        guard !follow && context == nil && !pairs && !header else { return Parallelism() }
+        guard !follow && context == nil && !pairs && !unanswered && !header else { return Parallelism() }
         let parts = maxCount == nil && sink.stanzasPerInput == nil
         var parallelism = Parallelism()
         if threads > 1 && !lineBuffered {

@@ -102,6 +102,7 @@ public final class Searcher {
             if Interruption.isRequested { try sink.flush(); return }
         }
         try sink.endSearch(count: total)
+        if let printed = sink.printedCount { matched = printed > 0 }
         try sink.flush()
         unboundPrefixes.warnings.forEach(diagnostics.report)
         reportStatistics()

@@ -30,6 +30,10 @@ public protocol SearchSink: AnyObject {
     /// Whether the sink is shown (as ``passed(_:in:)``) the stanzas that `--direction`
     /// leaves out: an iq's partner goes the other way.
     var seesEitherDirection: Bool { get }
+    /// How many stanzas the sink printed at the end of the search, where that,
+    /// not whether a stanza counted, decides the exit status (`--unanswered`:
+    /// the requests no response answered); `nil` for the others.
+    var printedCount: Int? { get }
 
     /// A result (``Evaluation/results(firstOnly:)``), in document order.
     func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError)
@@ -81,6 +85,7 @@ extension SearchSink {
     public var stanzasPerInput: Int? { nil }
     public var wantsMoreStanzas: Bool { false }
     public var seesEitherDirection: Bool { false }
+    public var printedCount: Int? { nil }
     public func result(_ value: QueryValue, in stanza: StanzaPlace) throws(OutputError) {}
     public func row(_ values: [QueryValue?], in stanza: StanzaPlace) throws(OutputError) {}
     public func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {}

@@ -40,6 +40,9 @@ struct ModeOptions: ParsableArguments {
     @Flag(help: "With -s: also print, for each selected iq, the request it answers or the response it got (same id).")
     var pair = false
 
+    @Flag(help: "With -s: print, at the end, only the selected iq requests (get, set) that no result or error answers.")
+    var unanswered = false
+
     @Flag(name: [.customShort("v"), .customLong("invert")], help: "Select, count or test the stanzas that have no result (alone: like -s -v).")
     var invert = false
 
@@ -96,9 +99,16 @@ struct ModeOptions: ParsableArguments {
             if let summary { throw ValidationError("\(contextOption) prints stanzas around selected ones, which \(summary) does not print") }
             if !selects { throw ValidationError("\(contextOption) prints stanzas around selected ones: add -s") }
             if pair { throw ValidationError("choose one of \(contextOption) and --pair") }
+            if unanswered { throw ValidationError("choose one of \(contextOption) and --unanswered") }
         }
         if pair && !selects {
             throw ValidationError(summary.map { "--pair prints stanzas, which \($0) does not print" } ?? "--pair prints the partners of selected stanzas: add -s")
+        }
+        if unanswered {
+            if pair { throw ValidationError("choose one of --pair and --unanswered") }
+            if !selects {
+                throw ValidationError(summary.map { "--unanswered prints stanzas, which \($0) does not print" } ?? "--unanswered prints the requests no response answers: add -s")
+            }
         }
     }
 
