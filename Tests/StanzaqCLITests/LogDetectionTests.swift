@@ -59,4 +59,34 @@ final class LogDetectionTests: CLITestCase {
         try assertStanzaq(["--json", "--fields", "line,session", "-e", "/$"], stdin: notice + String(repeating: notice, count: 1200) + read,
                           stdout: "{\"line\":1202,\"session\":\"<0.1745.0>\",\"value\":\"presence\"}\n", status: 0)
     }
+
+    /// `--log=NAME` that the log's first lines do not fit: one warning naming
+    /// the format detection picks, and the search as asked.
+    func testANamedFormatThatDoesNotFitIsWarnedAbout() throws {
+        try assertStanzaq(["--log=ejabberd", "-c", "/", "logs/prosody.log"], stdout: "0\n", stderr: """
+            stanzaq: warning: logs/prosody.log: no record of the ejabberd format in its first lines; it reads as prosody (--log=prosody, or no --log)
+
+            """, status: 1)
+        try assertStanzaq(["--log=prosody", "-c", "/"], stdin: monal, stdout: "0\n", stderr: """
+            stanzaq: warning: (standard input): no record of the prosody format in its first lines; it reads as monal (--log=monal, or no --log)
+
+            """, status: 1)
+        // A format that reads a line as a record fits, though detection would pick another.
+        try assertStanzaq(["--log=slixmpp", "-c", "/"], stdin: monal, stdout: "1\n", status: 0)
+        // Lines no format is typical of: generic, no warning.
+        try assertStanzaq(["--log=prosody", "-c", "/"], stdin: "starting\n<message/>\n", stdout: "0\n", status: 1)
+    }
+
+    /// Every example log read with its own format's name: no warning.
+    func testEveryExampleLogFitsItsOwnFormat() throws {
+        for (file, format) in [("prosody.log", "prosody"), ("ejabberd.log", "ejabberd"), ("mongooseim.log", "mongooseim"),
+                               ("smack.log", "smack"), ("slixmpp.log", "slixmpp"), ("nbxmpp.log", "nbxmpp"), ("dino.log", "dino"),
+                               ("gajim-console.xml", "gajim"), ("monal.log", "monal"), ("conversations.log", "conversations"),
+                               ("tshark-follow.txt", "tshark"), ("prosody-archive.json", "json"), ("ejabberd-archive.tsv", "tsv"),
+                               ("generic.log", "generic"), ("prosody-syslog.log", "prosody")] {
+            let run = try InProcess.stanzaq(["--log=\(format)", "-c", "/", "logs/\(file)"])
+            XCTAssertEqual(run.stderr, "", file)
+            XCTAssertEqual(run.status, 0, file)
+        }
+    }
 }

@@ -105,6 +105,7 @@ extension InputSearch {
         let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
             : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : $0.enveloped.map { .log(innerFormat($0.envelope)) } }
         if let kind = known ?? followedKind ?? options.input {
+            if known == nil && followedKind == nil { checkNamedFormat(kind, firstBytes: bytes) }
             begin(kind)
             return try feed(bytes)
         }
@@ -125,6 +126,15 @@ extension InputSearch {
         let bytes = start
         start = []
         return try bytes.withUnsafeBytes { try feed($0) }
+    }
+
+    /// With `--log=NAME`: a warning, once, when the log's first lines have no
+    /// record of that format and detection would read them as another
+    /// (``LogFormat/misfit(firstBytes:)``).
+    private func checkNamedFormat(_ kind: InputKind, firstBytes bytes: UnsafeRawBufferPointer) {
+        guard case .log(let named?) = kind, let other = named.misfit(firstBytes: bytes) else { return }
+        evaluator.diagnostics.report(.warning("\(name.shownFileName): no record of the \(named) format in its first lines; "
+                                              + "it reads as \(other) (--log=\(other), or no --log)"))
     }
 
     /// The input is recognised: makes its reader, building stanzas only as the search needs them.
