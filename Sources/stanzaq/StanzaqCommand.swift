@@ -172,6 +172,7 @@ struct StanzaqCommand: ParsableCommand {
         let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
                                 diagnostics: environment.diagnostics, standardInput: environment.standardInput,
                                 output: environment.output)
+        if givesHints { searcher.standardInputCopy = KeptInput() }
         do {
             try searcher.run(paths: paths)
         } catch OutputError.brokenPipe {
@@ -180,7 +181,19 @@ struct StanzaqCommand: ParsableCommand {
             environment.diagnostics.report(error.diagnostic)
             return 2
         }
+        if givesHints && searcher.status == 1,
+           let hint = searcher.noResultHint(paths: paths, compile: { text in try? compile([text]).first }) {
+            environment.diagnostics.write(hint.line)
+        }
         return searcher.status
+    }
+
+    /// Whether a search that finds nothing says what a near query would find
+    /// (stanzaq(1), "No result"): not with `-q` (nothing is said), `-v` or `-L`
+    /// (finding nothing is what they look for), `--unanswered` (every request
+    /// answered), `--each` or `--follow`.
+    private var givesHints: Bool {
+        !mode.quiet && !mode.invert && !mode.filesWithoutMatch && !mode.unanswered && query.each == nil && !input.follow
     }
 
     /// The options given that mean nothing in the REPL, which takes only -a, -o/--json,

@@ -28,7 +28,10 @@ final class ExtensionCommandTests: CLITestCase {
 
             """, status: 0)
         // The segment after ** needs its parent's namespace: the forwarded message is below urn:xmpp:forward:0.
-        try assertStanzaq(["-c", "**/message", "mam-page.xml"], stdout: "0\n", status: 1)
+        try assertStanzaq(["-c", "**/message", "mam-page.xml"], stdout: "0\n", stderr: """
+            stanzaq: hint: no result for '**/message'; '**/{jabber:client}message' has some (a name without {…} is looked for in its parent's namespace)
+
+            """, status: 1)
         try assertStanzaq(["-c", "**/{jabber:client}message", "mam-page.xml"], stdout: "3\n", status: 0)
         // Several queries, one row per stanza.
         try assertStanzaq(["-e", "/@id", "-e", "**/{urn:xmpp:delay}delay@stamp|datetime", "-e", "**/{jabber:client}message@type",

@@ -87,7 +87,39 @@ extension REPLSession {
         }
         try sink.flush()
         if interrupted { try note("(interrupted)") }
-        if !evaluator.matched && !prefixes { try note("(no result)") }
+        if !evaluator.matched && !prefixes {
+            try note("(no result)")
+            if isTerminal, let element = currentStanza, let hint = noResultHint(query, on: element) { try note(hint.remark) }
+        }
+    }
+
+    /// What a near query finds in the current stanza (``NoResultHint``), as the
+    /// command line says it after a search without result.
+    private func noResultHint(_ query: Query, on element: Element) -> NoResultHint? {
+        NoResultHint.hint(for: [query.syntax], names: {
+            var names = InputNames()
+            names.add(element)
+            return names
+        }, hasResult: { text in
+            firstValue(of: text, in: element) != nil
+        }, firstValue: { text in
+            firstValue(of: text, in: element)
+        })
+    }
+
+    /// The first result of the query `text` on `element`, as text; `nil` if it has none.
+    private func firstValue(of text: String, in element: Element) -> String? {
+        guard let syntax = try? QuerySyntax(parsing: text),
+              let query = try? Query(syntax: syntax, arguments: Array(arguments.prefix(syntax.formatSpecifierCount)), options: options)
+        else { return nil }
+        var search = SearchOptions(queries: [query])
+        search.firstOnly = true
+        let output = Output.inMemory()
+        let evaluator = StanzaEvaluator(options: search, diagnostics: .inMemory())
+        let sink = ResultSink(formatter: search.formatter, output: output, firstOnly: true)
+        _ = try? evaluator.handle(element, in: StanzaPlace(file: "", number: 0, source: nil), sink: sink)
+        try? output.flush()
+        return evaluator.matched ? String(decoding: output.contents.prefix { $0 != 0x0A }, as: UTF8.self) : nil
     }
 
 }

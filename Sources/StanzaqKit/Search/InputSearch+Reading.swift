@@ -27,8 +27,10 @@ extension InputSearch {
         } else {
             let follows = options.follow && fd != searcher.standardInput ? input.path : nil
             if follows != nil { recogniseExistingContent(of: fd) }
+            let copy = fd == searcher.standardInput ? searcher.standardInputCopy : nil
             code = InputChunks.read(fileDescriptor: fd, follow: follows, body: { chunk in
                 searcher.statistics.bytes += chunk.count
+                copy?.keep(chunk)
                 do { return try feedRaw(chunk) } catch { failure = error; return false }
             }, idle: {
                 logReader?.idle()

@@ -12,6 +12,9 @@ public final class Searcher {
     public let diagnostics: Diagnostics
     /// The descriptor read for the path `-`.
     public let standardInput: Int32
+    /// Where what is read from standard input is kept, to search it again
+    /// for a hint (``noResultHint(paths:compile:)``); `nil`: not kept.
+    public var standardInputCopy: KeptInput?
 
     /// What evaluates the queries on every stanza, and knows what matched.
     let evaluator: StanzaEvaluator
