@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# Records the Profanity fixture: the debug log of the Profanity terminal client
+# (`profanity -l DEBUG`) in a scripted session over loopback, driven in a tmux
+# pane without a person (driver/profanity_driver.py), with a packet capture of
+# the same session and the truth read from it by wire_truth.py (Python's
+# expat), never by stanzaq. See README.md.
+#
+# Run 3: Prosody on 127.0.0.1:15242; Profanity (grace) sends the stress bodies
+#        to a slixmpp echoer (heidi).
+#
+# Runs after record.sh (`make fixtures`), which rewrites logs/, pcap/ and truth/
+# as a whole: this adds its own files to them. Everything runs in a scratch
+# directory (mktemp -d, Profanity's HOME too) and is stopped on exit; nothing
+# listens on anything but 127.0.0.1. Needs root (apt-get, tcpdump, Prosody runs
+# as the prosody user).
+#
+#   KEEP_SCRATCH=1 record-profanity.sh    keeps the scratch directory for a look
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+OUT="$HERE"
+PY=/usr/bin/python3            # the system Python, which has the Debian packages
+DOMAIN=localhost
+PORT=15242
+S2S_PORT=15279                 # configured, though s2s is disabled
+HTTP_PORT=15290
+PASSWORD=fixture-pw
+TMUX_SOCKET=stanzaq-profanity-fixture
+# Profanity writes its local time with its offset (g_date_time_format_iso8601):
+# a zone that is not UTC shows the offset (`+01`) rather than `Z`.
+PROFANITY_TZ=Europe/Berlin
+
+log() { printf '[record-profanity] %s\n' "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "run as root (apt-get, tcpdump, setpriv)"
+
+# --- packages ---------------------------------------------------------------
+REQUIRED=(profanity prosody python3-slixmpp tmux tshark tcpdump tzdata)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
+missing=()
+for p in "${REQUIRED[@]}"; do installed "$p" || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "installing: ${missing[*]}"
+    apt-get update -qq
+    # Keep the packages' maintainer scripts from starting the system services.
+    made_policy=0
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+        chmod 755 /usr/sbin/policy-rc.d
+        made_policy=1
+    fi
+    echo 'wireshark-common wireshark-common/install-setuid boolean false' | debconf-set-selections
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    if [ $made_policy = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
+    if command -v systemctl >/dev/null && systemctl is-active --quiet prosody 2>/dev/null; then
+        systemctl stop prosody || true
+    fi
+fi
+
+# --- scratch directory and clean-up ----------------------------------------
+SCRATCH="$(mktemp -d /tmp/stanzaq-profanity.XXXXXX)"
+chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
+PIDS=()                        # processes to stop on exit
+TMUX_STARTED=0
+
+stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s
+    local pid=$1 i
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local rc=$? pid
+    set +e
+    if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi
+    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    wait 2>/dev/null
+    if [ "${KEEP_SCRATCH:-0}" = 1 ] || [ $rc != 0 ]; then
+        log "scratch directory kept: $SCRATCH"
+    else
+        rm -rf "$SCRATCH"
+    fi
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# Whether something listens on 127.0.0.1:PORT (read from /proc, so that the
+# check itself opens no connection the capture would see).
+listening() {
+    local hex
+    hex=$(printf '%04X' "$1")
+    awk -v p=":$hex" 'NR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
+        /proc/net/tcp
+}
+wait_listening() {             # wait_listening PORT WHAT
+    local i
+    for i in $(seq 1 150); do listening "$1" && return 0; sleep 0.2; done
+    die "$2 is not listening on 127.0.0.1:$1"
+}
+port_free() { ! listening "$1" || die "port $1 is already in use"; }
+
+start_capture() {              # start_capture PORT FILE: tcpdump on lo, that port only
+    local port=$1 file=$2 i
+    tcpdump -i lo --immediate-mode -U -s 0 -Z root -w "$file" "tcp port $port" 2>"$file.stderr" &
+    PIDS+=($!)
+    CAPTURE_PID=$!
+    for i in $(seq 1 100); do grep -q 'listening on' "$file.stderr" && return 0; sleep 0.1; done
+    die "tcpdump did not start: $(cat "$file.stderr")"
+}
+stop_capture() {              # stop_capture FILE
+    local got seen
+    sleep 2                    # the last segments reach tcpdump
+    kill -INT "$CAPTURE_PID" 2>/dev/null || true
+    wait "$CAPTURE_PID" 2>/dev/null || true
+    got=$(awk '/packets captured/ {print $1}' "$1.stderr")
+    seen=$(awk '/packets received by filter/ {print $1}' "$1.stderr")
+    log "$(basename "$1"): $got packets captured, $seen received by filter"
+    # On lo the filter sees each packet twice (sent and received); libpcap
+    # keeps one. Fewer means tcpdump was stopped before it read them all.
+    [ -n "$got" ] && [ $((got * 2)) = "$seen" ] || die "the capture $1 lost packets: $(cat "$1.stderr")"
+}
+
+log "scratch directory: $SCRATCH"
+
+# --- Prosody ------------------------------------------------------------------
+P="$SCRATCH/prosody"
+mkdir -p "$P/data"
+cat > "$P/prosody.cfg.lua" <<EOF
+-- Written by record-profanity.sh: a Prosody of its own, on 127.0.0.1 only.
+pidfile = "$P/prosody.pid"
+data_path = "$P/data"
+daemonize = false
+log = { debug = "$P/prosody.log" }
+interfaces = { "127.0.0.1" }
+local_interfaces = { "127.0.0.1" }
+c2s_ports = { $PORT }
+c2s_interfaces = { "127.0.0.1" }
+s2s_ports = { $S2S_PORT }
+s2s_interfaces = { "127.0.0.1" }
+http_ports = { $HTTP_PORT }
+http_interfaces = { "127.0.0.1" }
+https_ports = { }
+c2s_direct_tls_ports = { }
+c2s_require_encryption = false
+s2s_require_encryption = false
+allow_unencrypted_plain_auth = true
+authentication = "internal_plain"
+storage = "internal"
+archive_expires_after = "never"
+default_archive_policy = true
+modules_enabled = {
+    "roster"; "saslauth"; "disco"; "ping"; "mam"; "stanza_debug";
+}
+modules_disabled = { "s2s"; "s2s_auth_certs"; "offline"; }
+
+VirtualHost "$DOMAIN"
+
+Component "conference.$DOMAIN" "muc"
+    restrict_room_creation = false
+EOF
+chown -R prosody:prosody "$P"
+AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
+for u in grace heidi; do
+    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
+done
+
+port_free $PORT
+start_capture $PORT "$SCRATCH/profanity.pcap"
+"${AS_PROSODY[@]}" prosody --config "$P/prosody.cfg.lua" >"$P/stdout" 2>&1 &
+PROSODY_PID=$!
+PIDS+=($PROSODY_PID)
+wait_listening $PORT Prosody
+
+# --- the echoer, then Profanity in a tmux pane --------------------------------
+log "run 3: profanity grace -> slixmpp heidi"
+( "$PY" "$HERE/driver/slixmpp_client.py" --jid "heidi@$DOMAIN/slixmpp-echoer" \
+      --password "$PASSWORD" --port $PORT --peer "grace@$DOMAIN" --role echoer \
+      --ready-file "$SCRATCH/ready-heidi" --log-file "$SCRATCH/slixmpp-heidi.log" --log-format time
+  echo $? > "$SCRATCH/heidi-done" ) &
+PIDS+=($!)
+for i in $(seq 1 150); do [ -e "$SCRATCH/ready-heidi" ] && break; sleep 0.2; done
+[ -e "$SCRATCH/ready-heidi" ] || die "the slixmpp echoer did not get ready"
+
+PHOME="$SCRATCH/home"          # Profanity's HOME: its configuration, accounts and log
+mkdir -p "$PHOME"
+PLOG="$PHOME/.local/share/profanity/logs/profanity.log"
+TMUX_STARTED=1
+tmux -L "$TMUX_SOCKET" -f /dev/null new-session -d -s profanity -x 200 -y 50 \
+    "env -i HOME=$PHOME PATH=/usr/bin:/bin LANG=C.UTF-8 TERM=screen-256color TZ=$PROFANITY_TZ profanity -l DEBUG"
+"$PY" "$HERE/driver/profanity_driver.py" --tmux-socket "$TMUX_SOCKET" --target profanity --log "$PLOG" \
+    --account "grace@$DOMAIN" --password "$PASSWORD" --resource profanity --port $PORT \
+    --peer "heidi@$DOMAIN" --room "room4@conference.$DOMAIN" --peer-done "$SCRATCH/heidi-done" \
+    || die "the Profanity session failed: $(tmux -L "$TMUX_SOCKET" capture-pane -p -t profanity 2>/dev/null | grep -v '^ *$' | tail -5)"
+[ "$(cat "$SCRATCH/heidi-done")" = 0 ] || die "the slixmpp echoer failed"
+for i in $(seq 1 100); do tmux -L "$TMUX_SOCKET" has-session -t profanity 2>/dev/null || break; sleep 0.1; done
+tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null || true
+TMUX_STARTED=0
+
+stop_pid $PROSODY_PID
+stop_capture "$SCRATCH/profanity.pcap"
+
+# --- fixtures -------------------------------------------------------------------
+log "writing the fixtures"
+mkdir -p "$OUT/logs" "$OUT/pcap" "$OUT/truth"
+cp "$PLOG" "$OUT/logs/profanity-grace.log"
+cp "$SCRATCH/profanity.pcap" "$OUT/pcap/profanity.pcap"
+"$PY" "$HERE/wire_truth.py" --out "$OUT/truth" \
+    --pcap profanity="$OUT/pcap/profanity.pcap" --server-port profanity=$PORT \
+    --conn profanity:profanity=profanity:logs/profanity-grace.log
+
+dpkg-query -W profanity libstrophe0 prosody python3-slixmpp tmux tshark tcpdump > "$OUT/versions-profanity.txt"
+log "done: $(cd "$OUT" && du -ch logs/profanity-grace.log pcap/profanity.pcap truth/profanity-*.json | tail -1)"
