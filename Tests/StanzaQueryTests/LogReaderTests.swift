@@ -166,6 +166,16 @@ final class LogReaderTests: XCTestCase {
         ])
     }
 
+    func testProfanity() throws {
+        XCTAssertEqual(rows(try example("profanity.log"), detected: .profanity), [
+            "5 | in | - | 2026-11-23T09:30:12.213005+01 | {http://etherx.jabber.org/streams}features | -",
+            "6 | out | - | 2026-11-23T09:30:12.301377+01 | {jabber:client}iq | _xmpp_bind1",
+            "7 | in | - | 2026-11-23T09:30:12.402618+01 | {jabber:client}iq | _xmpp_bind1",
+            "9 | in | - | 2026-11-23T09:30:12.510220+01 | {jabber:client}message | msg1",
+            "13 | out | - | 2026-11-23T09:30:13.001554+01 | {jabber:client}message | msg2",
+        ])
+    }
+
     func testNbxmpp() throws {
         XCTAssertEqual(rows(try example("nbxmpp.log"), detected: .nbxmpp), [
             "8 | in | juliet | 2026-11-23T09:30:12 | {http://etherx.jabber.org/streams}features | -",

@@ -28,7 +28,7 @@ final class LogParallelTests: CLITestCase {
         let scratch = try ScratchDirectory()
         let samples = try FileManager.default.contentsOfDirectory(atPath: Runner.examples.appendingPathComponent("logs").path)
             .filter { $0 != "README.md" }.sorted()
-        XCTAssertEqual(samples.count, 15)
+        XCTAssertEqual(samples.count, 16)
         for sample in samples {
             let text = try String(contentsOf: Runner.examples.appendingPathComponent("logs/" + sample), encoding: .utf8)
             let path = try scratch.write(sample, String(repeating: text, count: 6)).path
@@ -46,7 +46,7 @@ final class LogParallelTests: CLITestCase {
     func testRealSoftwareLogs() throws {
         let scratch = try ScratchDirectory()
         let logs = try Self.realLogs()
-        XCTAssertEqual(logs.count, 10)
+        XCTAssertEqual(logs.count, 11)
         for log in logs {
             let text = try String(contentsOf: log, encoding: .utf8)
             let path = try scratch.write(log.lastPathComponent, String(repeating: text, count: 3)).path

@@ -4,7 +4,7 @@ import XCTest
 
 /// Logs that real software wrote during recorded sessions
 /// (Tests/Fixtures/real-logs: Prosody, ejabberd, slixmpp in two formats,
-/// nbxmpp, libstrophe, tshark), read against the truth of the same session's
+/// nbxmpp, libstrophe, Profanity, tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
 ///
@@ -48,7 +48,7 @@ final class RealLogTests: CLITestCase {
         ("prosody", "prosody"), ("ejabberd", "ejabberd"),
         ("slixmpp-time-alice", "slixmpp"), ("slixmpp-notime-bob", "slixmpp"),
         ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
-        ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"),
+        ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
     ]
 
@@ -108,7 +108,7 @@ final class RealLogTests: CLITestCase {
                                    "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
                     for row in read {
                         XCTAssertGreaterThan(row["line"] as? Int ?? 0, 0, "\(name): a line for \(row)")
-                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp"].contains(format) && !name.contains("notime") {
+                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity"].contains(format) && !name.contains("notime") {
                             XCTAssertFalse((row["time"] as? String ?? "").isEmpty, "\(name): a time for \(row)")
                         }
                     }

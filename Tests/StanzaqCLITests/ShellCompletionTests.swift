@@ -73,7 +73,7 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq -o : json text tsv\u{20}
             stanzaq --color a: always auto\u{20}
             stanzaq body# capt: capture.xml\u{20}
-            stanzaq -c body# logs/pro: logs/prosody-archive.json logs/prosody-syslog.log logs/prosody.log\u{20}
+            stanzaq -c body# logs/pro: logs/profanity.log logs/prosody-archive.json logs/prosody-syslog.log logs/prosody.log\u{20}
             stanzaq he:\u{20}
 
             """)
@@ -109,7 +109,7 @@ final class ShellCompletionTests: XCTestCase {
         let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
                                     environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path]))
         XCTAssertEqual(result.output, """
-            stanzaq --log=: conversations dino ejabberd gajim generic json libstrophe monal mongooseim nbxmpp prosody slixmpp smack tshark tsv\u{20}
+            stanzaq --log=: conversations dino ejabberd gajim generic json libstrophe monal mongooseim nbxmpp profanity prosody slixmpp smack tshark tsv\u{20}
             stanzaq --log=s: slixmpp smack\u{20}
             stanzaq --log capt: capture.xml\u{20}
             stanzaq --fields : direction line session time\u{20}
@@ -132,7 +132,7 @@ final class ShellCompletionTests: XCTestCase {
                                     in: Runner.examples,
                                     environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path,
                                                                      "PATH": installed("bin") + ":/usr/bin:/bin"]))
-        let log = "Read the input as a log: --log, or --log=FORMAT (prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)."
+        let log = "Read the input as a log: --log, or --log=FORMAT (prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, profanity, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)."
         let fields = "Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated)."
         let direction = "Only the stanzas a log shows received (in) or sent (out)."
         XCTAssertEqual(result.output, """
