@@ -111,7 +111,7 @@ def main():
     log.wait(r"SENT: <iq[^\n]*muc#owner", what="the room's configuration")
     time.sleep(1)
     pane.type_line("hello room, <b>&amp;</b> \u00e9")
-    log.wait(r"RECV: <message[^\n]*type=\"groupchat\"", what="the groupchat message")
+    log.wait(r"RECV: <message[^\n]*from=\"" + re.escape(f"{a.room}/{nick}") + "\"", what="the groupchat message's echo")
     pane.command("/close")                          # leaves the room
     time.sleep(1)
 
