@@ -6,7 +6,7 @@ import StanzaXML
 /// line by line, so that the decision is the same however the log is read.
 ///
 /// A line typical of one format decides at once. A line whose marker several
-/// programs write — slixmpp's `SEND: <`, which Monal's and libstrophe's lines
+/// programs write — slixmpp's `SEND: <`, which Monal's, libstrophe's and Profanity's lines
 /// hold as well — only suggests its format, and the ``suggestionLines`` lines
 /// after it are looked at too: of the formats any of those lines is typical
 /// of, the one whose parser reads the most of them as records wins (the

@@ -26,7 +26,7 @@ protocol LogFormatDefinition {
     static var learnsRecordPrefix: Bool { get }
     /// Whether the lines the format is recognised by are written by other
     /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
-    /// in Monal's and libstrophe's lines; a tab before `<` in any tabbed log.
+    /// in Monal's, libstrophe's and Profanity's lines; a tab before `<` in any tabbed log.
     static var sharesItsMarker: Bool { get }
     /// How the format writes a stanza's bytes into its records, for a search
     /// that skips the records lacking what a query needs (``RecordSpelling``);
