@@ -83,7 +83,8 @@ final class LogDetectionTests: CLITestCase {
                                ("smack.log", "smack"), ("slixmpp.log", "slixmpp"), ("nbxmpp.log", "nbxmpp"), ("dino.log", "dino"),
                                ("gajim-console.xml", "gajim"), ("monal.log", "monal"), ("conversations.log", "conversations"),
                                ("tshark-follow.txt", "tshark"), ("prosody-archive.json", "json"), ("ejabberd-archive.tsv", "tsv"),
-                               ("generic.log", "generic"), ("prosody-syslog.log", "prosody")] {
+                               ("generic.log", "generic"), ("prosody-syslog.log", "prosody"),
+                               ("profanity.log", "profanity")] {
             let run = try InProcess.stanzaq(["--log=\(format)", "-c", "/", "logs/\(file)"])
             XCTAssertEqual(run.stderr, "", file)
             XCTAssertEqual(run.status, 0, file)
