@@ -1,0 +1,51 @@
+/// Removes secrets from stanzas, in place, right after they are read, so that
+/// the queries see, and every output prints, only what may be shared
+/// (stanzaq(1), `--redact`). What each kind removes is in ``RedactionKinds``
+/// and the rules below; secrets become ``marker``, JIDs their pseudonyms
+/// (``JIDPseudonyms``), which one redactor keeps for a whole run.
+///
+/// Made only when `--redact` is given: without it, no stanza passes here.
+public final class Redactor {
+    /// What replaces a secret text or attribute value.
+    public static let marker = "[redacted]"
+
+    public let kinds: RedactionKinds
+    /// The pseudonyms given so far (``RedactionKinds/jids``).
+    public let pseudonyms = JIDPseudonyms()
+
+    public init(kinds: RedactionKinds) {
+        self.kinds = kinds
+    }
+
+    /// Redacts `stanza` and everything below it, in document order (which is
+    /// the order pseudonyms are numbered in).
+    public func redact(_ stanza: Element) {
+        if kinds.contains(.jids) { redactJIDs(of: stanza) }
+        if kinds.contains(.auth), Self.isAuthSecret(stanza) {
+            replaceContent(of: stanza)
+        } else if kinds.contains(.bodies), Self.isBodySecret(stanza) {
+            replaceContent(of: stanza)
+        } else if !kinds.isDisjoint(with: [.auth, .bodies]), isPrivateFormValue(stanza) {
+            replaceContent(of: stanza)
+        } else {
+            if kinds.contains(.auth) { redactAuthAttributes(of: stanza) }
+            if kinds.contains(.bodies) { redactBodyAttributes(of: stanza) }
+            for case .element(let child) in stanza.children { redact(child) }
+        }
+    }
+
+    /// Replaces everything inside `element` (text and elements) by the marker;
+    /// an empty element stays empty (it hides nothing), and so does the SASL
+    /// empty response `=`.
+    func replaceContent(of element: Element) {
+        guard !element.children.isEmpty, element.text != "=" || element.children.count > 1 else { return }
+        element.children = [.text(Self.marker)]
+    }
+
+    /// Replaces the value of the attributes `isSecret` picks by `replacement`'s.
+    func replaceAttributes(of element: Element, _ replacement: (Attribute) -> String?) {
+        for index in element.attributes.indices {
+            if let value = replacement(element.attributes[index]) { element.attributes[index].value = value }
+        }
+    }
+}
