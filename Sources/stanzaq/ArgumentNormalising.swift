@@ -5,7 +5,8 @@ extension StanzaqCommand {
     /// `--log` may stand alone (`--log`) or name a format (`--log=prosody`): a bare
     /// `--log` becomes `--log=auto` before parsing, unless it is another option's value.
     /// A bare `--log` followed by a format's name is an error: the name would be
-    /// read as the query, and a user who writes it means the format.
+    /// read as the query, and a user who writes it means the format. `--redact`
+    /// likewise: bare, it is `--redact=auth`; followed by a list of kinds, an error.
     static func normalising(_ arguments: [String]) throws(Diagnostic) -> [String] {
         var result: [String] = []
         var afterTerminator = false
@@ -17,6 +18,13 @@ extension StanzaqCommand {
                                      + "(a bare --log detects the format, and '\(format.rawValue)' would be the query)")
                 }
                 result.append("--log=" + InputOptions.detectedLogFormat)
+            } else if !afterTerminator, argument == "--redact", !isValue {
+                if index + 1 < arguments.count, (try? RedactionKinds(list: arguments[index + 1])) != nil {
+                    let word = arguments[index + 1]
+                    throw Diagnostic("--redact takes its list after '=': --redact=\(word) (a bare --redact "
+                                     + "would take '\(word)' for the query; to query it, write --redact=auth \(word))")
+                }
+                result.append("--redact=" + FormatOptions.defaultRedaction)
             } else if !afterTerminator, !isValue, let (option, number) = attachedNumber(argument) {
                 // grep's `-C2`, `-m1`: the number attached to its option.
                 result.append(option)
@@ -33,7 +41,7 @@ extension StanzaqCommand {
     private static let takingValues: Set<String> = [
         "-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace", "--color", "--direction",
         "--fields", "--log", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-        "-g", "--glob", "--each", "--where", "--threads", "--ns",
+        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact",
     ]
 
     /// Whether `-V` or `--version` is given as an option (not as another

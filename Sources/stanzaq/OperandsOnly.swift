@@ -80,6 +80,7 @@ extension FormatOptions {
         options.compact = false
         options.color = nil
         options.lineBuffered = false
+        options.redact = nil
         return options
     }
 }

@@ -210,6 +210,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
+            (format.redact != nil, "--redact"),
         ]
         return given.filter(\.0).map(\.1)
     }
@@ -274,6 +275,7 @@ struct StanzaqCommand: ParsableCommand {
         options.threads = input.threads ?? environment.processorCount
         options.readAll = input.readAll
         options.reportsStatistics = input.stats
+        options.redaction = try format.redaction
         if let size = environment.partSize { options.partSize = size }
         options.reportsParts = environment.reportsParts
         options.directory = environment.directory

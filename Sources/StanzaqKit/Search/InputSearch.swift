@@ -121,6 +121,11 @@ final class InputSearch<Sink: SearchSink> {
             number += 1
             return true
         }
+        var source = source
+        if let redactor = searcher.redactor {
+            redactor.redact(stanza)
+            source = source.map(redactor.redact)
+        }
         searcher.unboundPrefixes.observe(stanza)
         searcher.statistics.stanzas += 1
         number += 1

@@ -20,6 +20,9 @@ extension Searcher {
     /// The plan for reading an input for `sink`; `record` is told what the
     /// whole-stanza test found, for each stanza it decided.
     func readPlan<Sink: SearchSink>(for sink: Sink, record: @escaping (Element, Bool) -> Void) -> ReadPlan {
+        // A redacted stanza is read whole: what the queries see is what it is
+        // once redacted, and every JID in it is numbered, whatever the queries.
+        if options.redaction != nil { return ReadPlan() }
         var plan = ReadPlan(wholeStanzaTest: wholeStanzaTest(for: sink, record: record))
         if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (With a whole-stanza test, only the stanzas that count are: it

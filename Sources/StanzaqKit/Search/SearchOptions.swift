@@ -103,6 +103,9 @@ public struct SearchOptions {
     /// Whether what the search read and found is written on standard error at
     /// its end (`--stats`, ``SearchStatistics``).
     public var reportsStatistics = false
+    /// What is removed from every stanza as soon as it is read (`--redact`,
+    /// ``Redactor``); `nil`: nothing, and no stanza is looked at for it.
+    public var redaction: RedactionKinds?
 
     public init(queries: [Query]) {
         self.queries = queries
@@ -203,12 +206,15 @@ extension SearchOptions {
     /// buffered output too: a window's results are written when it is read.
     public func parallelism(for sink: any SearchSink) -> Parallelism {
         guard !follow && context == nil && !pairs && !unanswered && !header else { return Parallelism() }
+        // JID pseudonyms are numbered in the order one reader meets the JIDs.
+        if redaction?.contains(.jids) == true { return Parallelism() }
         let parts = maxCount == nil && sink.stanzasPerInput == nil
         var parallelism = Parallelism()
         if threads > 1 && !lineBuffered {
             parallelism = Parallelism(inputs: true, streamParts: parts, logParts: parts && !withStanzaNumber)
         }
-        if parts && !withStanzaNumber && !readAll && !invert {
+        // (A redacted stanza need not hold the literals its input does.)
+        if parts && !withStanzaNumber && !readAll && !invert && redaction == nil {
             parallelism.skipping = Prefilter(queries: queries, each: each, wheres: wheres, aliases: namespaceAliases)
         }
         return parallelism

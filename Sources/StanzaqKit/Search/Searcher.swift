@@ -18,6 +18,9 @@ public final class Searcher {
 
     /// What evaluates the queries on every stanza, and knows what matched.
     let evaluator: StanzaEvaluator
+    /// What redacts every stanza read (`--redact`); one for the whole run, so
+    /// that a JID has one pseudonym in every input.
+    let redactor: Redactor?
     /// Whether some stanza counted (had a result, or, inverted, none).
     public internal(set) var matched: Bool {
         get { evaluator.matched }
@@ -54,6 +57,7 @@ public final class Searcher {
         self.diagnostics = diagnostics
         self.standardInput = standardInput
         evaluator = StanzaEvaluator(options: options, diagnostics: diagnostics)
+        redactor = options.redaction.map(Redactor.init)
         unboundPrefixes = UnboundPrefixes(queries: options.queries + options.wheres, aliases: options.namespaceAliases)
     }
 

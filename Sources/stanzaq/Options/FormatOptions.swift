@@ -1,4 +1,5 @@
 import ArgumentParser
+import StanzaQuery
 import StanzaqKit
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
@@ -46,6 +47,11 @@ struct FormatOptions: ParsableArguments {
     @Flag(help: "Flush the output after each stanza (the default on a terminal).")
     var lineBuffered = false
 
+    @Option(name: .customLong("redact"), help: ArgumentHelp(
+        "Remove secrets from every stanza before it is searched and printed: a bare --redact removes SASL payloads and passwords; --redact=WHAT, a comma-separated list of auth, bodies (what people write), jids (pseudonyms for JIDs) or all.",
+        valueName: "WHAT"), completion: .list(RedactionKinds.names.map(\.name)))
+    var redact: String?
+
     func validate() throws {
         if null && join { throw ValidationError("choose one of -0 and -j") }
         if compact && pretty { throw ValidationError("choose one of --compact and --pretty") }
@@ -53,6 +59,27 @@ struct FormatOptions: ParsableArguments {
             throw ValidationError("--header is for TSV; JSON rows are objects keyed by the names of -e NAME=QUERY")
         }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
+        _ = try redaction
+    }
+
+    /// `--redact` alone: the kind removed.
+    static let defaultRedaction = "auth"
+
+    /// What `--redact[=WHAT]` removes; `nil`: not given. Throws for a name it does not know.
+    var redaction: RedactionKinds? {
+        get throws {
+            guard let redact else { return nil }
+            do {
+                return try RedactionKinds(list: redact)
+            } catch {
+                let names = RedactionKinds.names.map(\.name)
+                if error.name.isEmpty {
+                    throw ValidationError("--redact: an empty kind in '\(redact)' (one of: \(names.joined(separator: ", ")))")
+                }
+                throw ValidationError("--redact: unknown kind '\(error.name)' (one of: \(names.joined(separator: ", ")))"
+                                      + (NameSuggestion.suggestion(for: error.name, among: names).map { ". Did you mean '\($0)'?" } ?? ""))
+            }
+        }
     }
 
     /// The format asked for (`-o`, `--json`); `nil`: chosen by what is printed.
