@@ -20,30 +20,35 @@ enum CompletionScripts {
             script = removing(script, from: "\n    # Offer subcommand / subcommand argument completions\n", through: "\n    esac\n")
             script = removing(script, from: "\n_stanzaq_help() {\n", through: "\n}\n")
             // `--log=FORMAT`, `--fields=LIST`: bash splits the word at '=' (COMP_WORDBREAKS),
-            // so the option is the word before the '='. A bare `--log` takes no value: the
-            // word after it is the query or a file, not a format (stanzaq(1), `--log`).
+            // so the option is the word before the '='. A bare `--log` or `--redact` takes no
+            // value: the word after it is the query or a file (stanzaq(1), `--log`, `--redact`).
             script = script.replacingLiterally("    local -r prev=\"${3}\"\n", with: """
                     local prev="${3}"
                     if [[ "${prev}" = '=' && "${COMP_CWORD}" -ge 2 ]]; then
                         prev="${COMP_WORDS[COMP_CWORD-2]}"
-                    elif [[ "${prev}" = '--log' ]]; then
+                    elif [[ "${prev}" = '--log' || "${prev}" = '--redact' ]]; then
                         prev=''
                     fi
                     local -r prev
 
                 """)
+            // So they are flags where the words before are parsed: no word after them is their value.
             script = script.replacingLiterally(" --log --direction ", with: " --direction ")
             script = script.replacingLiterally(" --xml --line-number ", with: " --log --xml --line-number ")
+            script = script.replacingLiterally(" --redact --log ", with: " --log ")
+            script = script.replacingLiterally(" --line-buffered -r ", with: " --line-buffered --redact -r ")
         case .zsh:
             // The operands, taken for a subcommand and its arguments, are files.
             script = script.replacingLiterally("        '(-): :->command'\n        '(-)*:: :->arg'\n",
                                                  with: "        '*:QUERY|FILE:_files'\n")
             script = removing(script, from: "\n    case \"${state}\" in\n", through: "\n    esac\n")
             script = removing(script, from: "\n_stanzaq_help() {\n", through: "\n}\n")
-            // `--log`'s value is optional and only after '=' (`=-`, `::`); `--fields` and
-            // `--direction` take theirs after '=' or as the next word (`=`).
+            // `--log`'s and `--redact`'s values are optional and only after '=' (`=-`, `::`);
+            // `--fields` and `--direction` take theirs after '=' or as the next word (`=`).
             script = script.replacingLiterally("'--log[", with: "'--log=-[")
                 .replacingLiterally("]:FORMAT:{__stanzaq_complete \"${___log[@]}\"}'", with: "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'")
+                .replacingLiterally("'--redact[", with: "'--redact=-[")
+                .replacingLiterally("]:WHAT:{__stanzaq_complete \"${___redact[@]}\"}'", with: "]::WHAT:{__stanzaq_complete \"${___redact[@]}\"}'")
                 .replacingLiterally("'--fields[", with: "'--fields=[")
                 .replacingLiterally("'--direction[", with: "'--direction=[")
         case .fish:
@@ -52,13 +57,13 @@ enum CompletionScripts {
                 .filter { !$0.contains("'help' -d 'Show subcommand help information.'") && !$0.contains("\"stanzaq help\"") }
                 .joined(separator: "\n")
             script = removing(script, from: "\n        switch $unparsed_tokens[1]\n        case 'help'\n", through: "\n        end\n")
-            // `--log`'s value is optional and binds only with '=' (stanzaq(1), `--log`):
-            // the word after a bare `--log` is the query or a file.
-            script = script.replacingLiterally(" 'log=' ", with: " 'log=?' ")
+            // `--log`'s and `--redact`'s values are optional and bind only with '=' (stanzaq(1),
+            // `--log`, `--redact`): the word after a bare `--log` is the query or a file.
+            script = script.replacingLiterally(" 'log=' ", with: " 'log=?' ").replacingLiterally(" 'redact=' ", with: " 'redact=?' ")
             // An optional value is no longer known to be the option's, so the operands'
             // file names are offered only for a word that is not an option (`--log=s`).
             script = script.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                line.contains(" -l 'log' ") ? line.replacingLiterally(" -rfka '", with: " -fka '") : String(line)
+                line.contains(" -l 'log' ") || line.contains(" -l 'redact' ") ? line.replacingLiterally(" -rfka '", with: " -fka '") : String(line)
             }.joined(separator: "\n")
             script = script.replacingLiterally("-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1' -F",
                 with: "-n '__stanzaq_should_offer_completions_for_positional \"stanzaq\" -ge 1; and not string match -q -- \"-*\" (commandline -ct)' -F")

@@ -100,6 +100,10 @@ final class ShellCompletionTests: XCTestCase {
             comp 'stanzaq --log='
             comp 'stanzaq --log=s'
             comp 'stanzaq --log capt'
+            comp 'stanzaq --redact='
+            comp 'stanzaq --redact=j'
+            comp 'stanzaq --redact capt'
+            comp 'stanzaq --redact body# capt'
             comp 'stanzaq --fields '
             comp 'stanzaq --fields=d'
             comp 'stanzaq --direction '
@@ -112,6 +116,10 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq --log=: conversations dino ejabberd gajim generic json libstrophe monal mongooseim nbxmpp profanity prosody slixmpp smack tshark tsv\u{20}
             stanzaq --log=s: slixmpp smack\u{20}
             stanzaq --log capt: capture.xml\u{20}
+            stanzaq --redact=: all auth bodies jids\u{20}
+            stanzaq --redact=j: jids\u{20}
+            stanzaq --redact capt: capture.xml\u{20}
+            stanzaq --redact body# capt: capture.xml\u{20}
             stanzaq --fields : direction line session time\u{20}
             stanzaq --fields=d: direction\u{20}
             stanzaq --direction : in out\u{20}
@@ -126,18 +134,22 @@ final class ShellCompletionTests: XCTestCase {
     func testFishCompletesTheValuesOfLogFieldsAndDirection() throws {
         let fish = "/usr/bin/fish"
         try XCTSkipUnless(FileManager.default.fileExists(atPath: fish), "fish is not installed (make test-deps)")
-        let lines = ["stanzaq --log=s", "stanzaq --log capt", "stanzaq --fields=s", "stanzaq --direction "]
+        let lines = ["stanzaq --log=s", "stanzaq --log capt", "stanzaq --redact=b", "stanzaq --redact capt", "stanzaq --fields=s",
+                     "stanzaq --direction "]
         let result = try Runner.run(URL(fileURLWithPath: fish),
                                     ["-c", "for line in \(lines.map { "'\($0)'" }.joined(separator: " ")); complete -C$line; end"],
                                     in: Runner.examples,
                                     environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path,
                                                                      "PATH": installed("bin") + ":/usr/bin:/bin"]))
         let log = "Read the input as a log: --log, or --log=FORMAT (prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, profanity, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)."
+        let redact = "Remove secrets from every stanza before it is searched and printed: a bare --redact removes SASL payloads and passwords; --redact=WHAT, a comma-separated list of auth, bodies (what people write), jids (pseudonyms for JIDs) or all."
         let fields = "Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated)."
         let direction = "Only the stanzas a log shows received (in) or sent (out)."
         XCTAssertEqual(result.output, """
             --log=smack\t\(log)
             --log=slixmpp\t\(log)
+            capture.xml
+            --redact=bodies\t\(redact)
             capture.xml
             --fields=session\t\(fields)
             in\t\(direction)
@@ -180,6 +192,7 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertTrue(text.contains("'*:QUERY|FILE:_files'"))
         // `--log`'s value is optional and after '=' only; those of --fields and --direction after '=' or a blank.
         for spec in ["'--log=-[Read the input as a log", "]::FORMAT:{__stanzaq_complete \"${___log[@]}\"}'",
+                     "'--redact=-[Remove secrets", "]::WHAT:{__stanzaq_complete \"${___redact[@]}\"}'",
                      "'--fields=[Print these fields", "'--direction=[Only the stanzas", "{-V,--version}"] {
             XCTAssertTrue(text.contains(spec), spec)
         }
