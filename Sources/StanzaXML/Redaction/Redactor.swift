@@ -42,7 +42,7 @@ public final class Redactor {
         element.children = [.text(Self.marker)]
     }
 
-    /// Replaces the value of the attributes `isSecret` picks by `replacement`'s.
+    /// Replaces the value of each attribute for which `replacement` gives one.
     func replaceAttributes(of element: Element, _ replacement: (Attribute) -> String?) {
         for index in element.attributes.indices {
             if let value = replacement(element.attributes[index]) { element.attributes[index].value = value }
