@@ -81,6 +81,7 @@ extension FormatOptions {
         options.color = nil
         options.lineBuffered = false
         options.redact = nil
+        options.rewrite = false
         return options
     }
 }

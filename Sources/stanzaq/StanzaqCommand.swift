@@ -125,6 +125,8 @@ struct StanzaqCommand: ParsableCommand {
                            input: input.inputKind, direction: input.direction, fields: input.fields.map { _ in input.fieldNames },
                            in: environment)
         }
+        // (Every operand is the file: there is no query.)
+        if format.rewrite { return try rewrite(paths, in: environment) }
         if texts.isEmpty {
             guard !paths.isEmpty else { throw ValidationError("missing QUERY (or -e QUERY)") }
             texts = [try queryOperand(&paths, in: environment)]
@@ -210,7 +212,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.afterContext != nil, "-A/--after-context"), (mode.beforeContext != nil, "-B/--before-context"),
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
-            (format.redact != nil, "--redact"),
+            (format.redact != nil, "--redact"), (format.rewrite, "--rewrite"),
         ]
         return given.filter(\.0).map(\.1)
     }

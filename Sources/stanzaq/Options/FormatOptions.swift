@@ -52,6 +52,9 @@ struct FormatOptions: ParsableArguments {
         valueName: "WHAT"), completion: .list(RedactionKinds.names.map(\.name)))
     var redact: String?
 
+    @Flag(help: "With --redact: write the input (one XML file) back on standard output, every byte kept but what is redacted.")
+    var rewrite = false
+
     func validate() throws {
         if null && join { throw ValidationError("choose one of -0 and -j") }
         if compact && pretty { throw ValidationError("choose one of --compact and --pretty") }
@@ -60,6 +63,7 @@ struct FormatOptions: ParsableArguments {
         }
         if json, let output, output != .json { throw ValidationError("--json contradicts -o \(output.rawValue)") }
         _ = try redaction
+        if rewrite && redact == nil { throw ValidationError("--rewrite goes with --redact: it writes the input back redacted") }
     }
 
     /// `--redact` alone: the kind removed.
