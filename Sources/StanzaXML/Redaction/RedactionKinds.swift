@@ -36,5 +36,6 @@ public struct RedactionKinds: OptionSet, Hashable, Sendable {
 
 /// A name in `--redact=LIST` that names no kind of redaction.
 public struct UnknownRedaction: Error, Equatable, Sendable {
+    /// The name as given ("" for an empty one: `auth,`).
     public let name: String
 }

@@ -9,10 +9,12 @@ public final class Redactor {
     /// What replaces a secret text or attribute value.
     public static let marker = "[redacted]"
 
+    /// What is removed.
     public let kinds: RedactionKinds
     /// The pseudonyms given so far (``RedactionKinds/jids``).
     public let pseudonyms = JIDPseudonyms()
 
+    /// A redactor that removes `kinds`, with no pseudonym given yet.
     public init(kinds: RedactionKinds) {
         self.kinds = kinds
     }

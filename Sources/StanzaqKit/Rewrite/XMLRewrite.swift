@@ -15,6 +15,7 @@ import StanzaQuery
 public enum XMLRewrite {
     /// Why an input is not rewritten.
     public struct Refusal: Error, Equatable {
+        /// Why, as the message after `FILE: not rewritten: ` says it.
         public let message: String
     }
 
