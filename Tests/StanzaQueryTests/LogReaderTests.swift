@@ -283,10 +283,10 @@ final class LogReaderTests: XCTestCase {
 
     func testGeneric() throws {
         XCTAssertEqual(rows(try example("generic.log"), detected: .generic), [
-            "2 | - | - | - | {}iq | bind_1",
-            "3 | - | - | - | {}iq | bind_1",
-            "5 | - | - | - | {}message | msg1",
-            "7 | - | - | - | {}message | msg2",
+            "2 | out | - | - | {}iq | bind_1",
+            "3 | in | - | - | {}iq | bind_1",
+            "5 | in | - | - | {}message | msg1",
+            "7 | out | - | - | {}message | msg2",
         ])
     }
 

@@ -283,18 +283,50 @@ final class LogCommandTests: CLITestCase {
 
     func testGenericLog() throws {
         try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-e", "/@id", "logs/generic.log"], stdout: """
-            2\t\tiq\tbind_1
-            3\t\tiq\tbind_1
-            5\t\tmessage\tmsg1
-            7\t\tmessage\tmsg2
+            2\tout\tiq\tbind_1
+            3\tin\tiq\tbind_1
+            5\tin\tmessage\tmsg1
+            7\tout\tmessage\tmsg2
             """ + "\n", status: 0)
         try assertStanzaq(["--json", "--fields", "line,time,direction,session", "-e", "/$", "-e", "/@id", "logs/generic.log"],
                           stdout: """
-            {"line":2,"time":null,"direction":null,"session":null,"value":["iq","bind_1"]}
-            {"line":3,"time":null,"direction":null,"session":null,"value":["iq","bind_1"]}
-            {"line":5,"time":null,"direction":null,"session":null,"value":["message","msg1"]}
-            {"line":7,"time":null,"direction":null,"session":null,"value":["message","msg2"]}
+            {"line":2,"time":null,"direction":"out","session":null,"value":["iq","bind_1"]}
+            {"line":3,"time":null,"direction":"in","session":null,"value":["iq","bind_1"]}
+            {"line":5,"time":null,"direction":"in","session":null,"value":["message","msg1"]}
+            {"line":7,"time":null,"direction":"out","session":null,"value":["message","msg2"]}
             """ + "\n", status: 0)
+    }
+
+    /// A generic line's direction is the one its text states before the
+    /// stanza, in words or arrows (the pasted lines of issue 41's list).
+    func testGenericLinesStateTheirDirectionInWords() throws {
+        let log = """
+            SEND (IMMED): <presence id='a'/>
+            RCV  (xyz): <iq id='b' type='result'/>
+            user logged in <presence id='c'/>
+            SEND(194): <message id='d'/>
+            jabber: Recv (ssl)(203): <iq id='e' type='get'/>
+            12:00 got: <iq id='f' type='result'/>
+            [RX] <iq id='g' type='get'/>
+            ⮊ OUT <presence id='h'/>
+            → <presence id='i'/>
+            Received then sent: <presence id='j'/>
+
+            """
+        try assertStanzaq(["--log=generic", "--fields", "line,direction", "-e", "/@id", "-"], stdin: log, stdout: """
+            1:out\ta
+            2:in\tb
+            3:\tc
+            4:out\td
+            5:in\te
+            6:in\tf
+            7:in\tg
+            8:out\th
+            9:out\ti
+            10:out\tj
+
+            """, status: 0)
+        try assertStanzaq(["--log=generic", "--direction", "in", "-c", "/", "-"], stdin: log, stdout: "4\n", status: 0)
     }
 
     // MARK: - Options

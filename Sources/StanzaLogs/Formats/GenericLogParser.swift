@@ -4,7 +4,9 @@ import StanzaXML
 
 /// Lines of any other format: the data of a line runs from its first tag that
 /// looks like XMPP's to its last `>`, and a line without one continues a
-/// stanza left open. One stream, no direction.
+/// stanza left open. The direction is the one the text before the tag states
+/// in words (``statedDirection(_:before:)``): a stream each way, or one
+/// stream without direction.
 ///
 /// A tag looks like XMPP's when it is `<message`, `<iq`, `<presence`, a stream's
 /// header, an XML declaration, or any element whose start tag has an attribute
@@ -13,11 +15,16 @@ final class GenericLogParser: LogLineParser {
     /// It keeps nothing from one line to the next.
     var isAtRest: Bool { true }
 
-    private static let header: RecordHeader = {
+    private static let header = makeHeader(nil)
+    private static let incoming = makeHeader(.incoming)
+    private static let outgoing = makeHeader(.outgoing)
+
+    private static func makeHeader(_ direction: LogDirection?) -> RecordHeader {
         var header = RecordHeader()
         header.separatedByLineBreaks = true
+        header.direction = direction
         return header
-    }()
+    }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         let end = line.contentEnd
@@ -30,11 +37,76 @@ final class GenericLogParser: LogLineParser {
                 if close == open || line[close - 1] == 0x3C { close = end }
                 // Text after the last tag belongs to the stanza when it is left open:
                 // the reader takes the whole line as more of it.
-                return ParsedLine(maybeMoreElseRecord: Self.header, data: open..<close, payload: 0..<end)
+                let header = switch Self.statedDirection(line, before: open) {
+                case .incoming?: Self.incoming
+                case .outgoing?: Self.outgoing
+                case nil: Self.header
+                }
+                return ParsedLine(maybeMoreElseRecord: header, data: open..<close, payload: 0..<end)
             }
             start = open + 1
         }
         return ParsedLine(kind: .maybeMore, payload: 0..<end)
+    }
+
+    /// The direction the text before a line's first tag states, by the last
+    /// word or arrow in it that names one (stanzaq(1), LOGS, `generic`): out
+    /// for `SENT`, `SEND`, `SENDING`, `OUT`, `OUTGOING`, `TX`, `>>`, `->`, `→`
+    /// and `⮊`; in for `RECV`, `RCV`, `RECEIVED`, `RECEIVE`, `RECEIVING`, `IN`,
+    /// `INCOMING`, `RX`, `GOT:`, `<<`, `<-`, `←` and `⮈`. Words are whole (split at
+    /// what is no letter or digit), in any case but `IN`, `OUT`, `TX` and `RX`,
+    /// which are upper case (`logged in` states nothing).
+    static func statedDirection(_ line: UnsafeBufferPointer<UInt8>, before end: Int) -> LogDirection? {
+        var found: LogDirection?
+        var index = 0
+        while index < end {
+            let byte = line[index]
+            if isASCIILetter(byte) || isASCIIDigit(byte) {
+                var wordEnd = index
+                while wordEnd < end, isASCIILetter(line[wordEnd]) || isASCIIDigit(line[wordEnd]) { wordEnd += 1 }
+                if let direction = wordDirection(UnsafeBufferPointer(rebasing: line[index..<wordEnd]),
+                                                 colonAfter: wordEnd < end && line[wordEnd] == 0x3A) {
+                    found = direction
+                }
+                index = wordEnd
+                continue
+            }
+            if let (direction, length) = arrowDirection(line, at: index, end: end) {
+                found = direction
+                index += length
+                continue
+            }
+            index += 1
+        }
+        return found
+    }
+
+    private static let outWords: Set<String> = ["sent", "send", "sending", "outgoing"]
+    private static let inWords: Set<String> = ["recv", "rcv", "received", "receive", "receiving", "incoming"]
+
+    private static func wordDirection(_ word: UnsafeBufferPointer<UInt8>, colonAfter: Bool) -> LogDirection? {
+        guard word.count >= 2 && word.count <= 9 else { return nil }
+        let text = String(decoding: word, as: UTF8.self)
+        switch text {
+        case "OUT", "TX": return .outgoing
+        case "IN", "RX": return .incoming
+        default: break
+        }
+        let lower = text.lowercased()
+        if outWords.contains(lower) { return .outgoing }
+        if inWords.contains(lower) || (lower == "got" && colonAfter) { return .incoming }
+        return nil
+    }
+
+    /// An arrow at `index` that names a direction, and its length in bytes.
+    private static func arrowDirection(_ line: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> (LogDirection, Int)? {
+        for (arrow, direction) in [(">>" as StaticString, LogDirection.outgoing), ("->", .outgoing), ("\u{2192}", .outgoing),
+                                   ("\u{2B8A}", .outgoing), ("<<", .incoming), ("<-", .incoming), ("\u{2190}", .incoming),
+                                   ("\u{2B88}", .incoming)]
+        where index + arrow.utf8CodeUnitCount <= end && line.has(arrow, at: index) {
+            return (direction, arrow.utf8CodeUnitCount)
+        }
+        return nil
     }
 
     private static func looksLikeXMPP(_ line: UnsafeBufferPointer<UInt8>, at open: Int, end: Int) -> Bool {
