@@ -18,7 +18,9 @@ extension LogChannel {
     private static let clientHeader = makeStreamHeader(namespace: "jabber:client")
 
     private static func makeStreamHeader(namespace: String?) -> [UInt8] {
-        var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
+        // The prefixes XMPP's streams declare on their header, which a log's
+        // stanzas use without declaring them: `stream:` and dialback's `db:`.
+        var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns:db='jabber:server:dialback'"
         if var namespace {
             // (Foundation's replacing cost 51,000 instructions a header, callgrind: only where needed.)
             if namespace.utf8.contains(where: { $0 == 0x26 || $0 == 0x27 || $0 == 0x3C }) {
@@ -33,14 +35,20 @@ extension LogChannel {
     /// Whether `reader` reads the stream the channel's header starts: a stream
     /// header in a record's later lines (after text, where the channel does not
     /// look for one) starts another in the reader alone.
-    /// (Its header declares the `stream` prefix and, unless the reader has a
-    /// `defaultNamespace`, the stream's namespace: another header may declare more.)
+    /// (Its header declares the `stream` and `db` prefixes and, unless the
+    /// reader has a `defaultNamespace`, the stream's namespace: another header
+    /// may declare more.)
     func readsChannelStream(_ reader: StanzaReader) -> Bool {
         let declared = reader.streamDeclarations
         let declaresDefault = defaultNamespace == nil && namespace != nil
-        guard declared.count == (declaresDefault ? 2 : 1) else { return false }
+        guard declared.count == (declaresDefault ? 3 : 2) else { return false }
         return declared.allSatisfy {
-            $0.prefix == "stream" ? $0.uri == "http://etherx.jabber.org/streams" : $0.prefix == nil && declaresDefault && $0.uri == namespace
+            switch $0.prefix {
+            case "stream": return $0.uri == "http://etherx.jabber.org/streams"
+            case "db": return $0.uri == "jabber:server:dialback"
+            case nil: return declaresDefault && $0.uri == namespace
+            default: return false
+            }
         }
     }
 }

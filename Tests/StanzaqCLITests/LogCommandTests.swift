@@ -297,6 +297,24 @@ final class LogCommandTests: CLITestCase {
             """ + "\n", status: 0)
     }
 
+    /// An s2s paste keeps its dialback stanzas, whose prefix the stream header
+    /// outside the paste declared: `db:` is bound in every log stream, as `stream:` is.
+    func testDialbackPrefixIsBoundWithoutItsStreamHeader() throws {
+        let log = """
+            Nov 23 10:02:01 s2sin55e8a7f1c3a0\tdebug\tRECV: <db:result from='capulet.lit' to='montague.lit'>b4835385f37fe2895af6c196b59097b16862406db80559900d96bf6fa7d23df3</db:result>
+            Nov 23 10:02:01 s2sout55e8a7f1c3b1\tdebug\tSEND: <db:verify from='montague.lit' to='capulet.lit' id='417GAF25'>b4835385f37fe2895af6c196b59097b16862406db80559900d96bf6fa7d23df3</db:verify>
+            Nov 23 10:02:02 s2sout55e8a7f1c3b1\tdebug\tRECV: <db:verify from='capulet.lit' to='montague.lit' id='417GAF25' type='valid'/>
+
+            """
+        try assertStanzaq(["--fields", "session,direction", "-e", "/$", "-e", "/@type", "-"], stdin: log, stdout: """
+            s2sin55e8a7f1c3a0\tin\tresult\t
+            s2sout55e8a7f1c3b1\tout\tverify\t
+            s2sout55e8a7f1c3b1\tin\tverify\tvalid
+
+            """, status: 0)
+        try assertStanzaq(["-c", "/{jabber:server:dialback}verify"], stdin: log, stdout: "2\n", status: 0)
+    }
+
     /// A generic line's direction is the one its text states before the
     /// stanza, in words or arrows (the pasted lines of issue 41's list).
     func testGenericLinesStateTheirDirectionInWords() throws {
