@@ -297,56 +297,6 @@ final class LogCommandTests: CLITestCase {
             """ + "\n", status: 0)
     }
 
-    /// An s2s paste keeps its dialback stanzas, whose prefix the stream header
-    /// outside the paste declared: `db:` is bound in every log stream, as `stream:` is.
-    func testDialbackPrefixIsBoundWithoutItsStreamHeader() throws {
-        let log = """
-            Nov 23 10:02:01 s2sin55e8a7f1c3a0\tdebug\tRECV: <db:result from='capulet.lit' to='montague.lit'>b4835385f37fe2895af6c196b59097b16862406db80559900d96bf6fa7d23df3</db:result>
-            Nov 23 10:02:01 s2sout55e8a7f1c3b1\tdebug\tSEND: <db:verify from='montague.lit' to='capulet.lit' id='417GAF25'>b4835385f37fe2895af6c196b59097b16862406db80559900d96bf6fa7d23df3</db:verify>
-            Nov 23 10:02:02 s2sout55e8a7f1c3b1\tdebug\tRECV: <db:verify from='capulet.lit' to='montague.lit' id='417GAF25' type='valid'/>
-
-            """
-        try assertStanzaq(["--fields", "session,direction", "-e", "/$", "-e", "/@type", "-"], stdin: log, stdout: """
-            s2sin55e8a7f1c3a0\tin\tresult\t
-            s2sout55e8a7f1c3b1\tout\tverify\t
-            s2sout55e8a7f1c3b1\tin\tverify\tvalid
-
-            """, status: 0)
-        try assertStanzaq(["-c", "/{jabber:server:dialback}verify"], stdin: log, stdout: "2\n", status: 0)
-    }
-
-    /// A generic line's direction is the one its text states before the
-    /// stanza, in words or arrows (the pasted lines of issue 41's list).
-    func testGenericLinesStateTheirDirectionInWords() throws {
-        let log = """
-            SEND (IMMED): <presence id='a'/>
-            RCV  (xyz): <iq id='b' type='result'/>
-            user logged in <presence id='c'/>
-            SEND(194): <message id='d'/>
-            jabber: Recv (ssl)(203): <iq id='e' type='get'/>
-            12:00 got: <iq id='f' type='result'/>
-            [RX] <iq id='g' type='get'/>
-            ⮊ OUT <presence id='h'/>
-            → <presence id='i'/>
-            Received then sent: <presence id='j'/>
-
-            """
-        try assertStanzaq(["--log=generic", "--fields", "line,direction", "-e", "/@id", "-"], stdin: log, stdout: """
-            1:out\ta
-            2:in\tb
-            3:\tc
-            4:out\td
-            5:in\te
-            6:in\tf
-            7:in\tg
-            8:out\th
-            9:out\ti
-            10:out\tj
-
-            """, status: 0)
-        try assertStanzaq(["--log=generic", "--direction", "in", "-c", "/", "-"], stdin: log, stdout: "4\n", status: 0)
-    }
-
     // MARK: - Options
 
     func testPrefixesInText() throws {

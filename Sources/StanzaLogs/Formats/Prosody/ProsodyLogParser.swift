@@ -56,7 +56,7 @@ final class ProsodyLogParser: LogLineParser {
     /// or a syslog line of one of its stanza messages (a syslog file has the
     /// lines of other programs too).
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        if locate(line) != nil || locateDetabbed(line) != nil { return true }
+        if locate(line) != nil || locateDetabbed(line) != nil || locateSpaced(line) != nil { return true }
         if let parts = locateSink(line), isStanzaMessage(line, at: parts.message) { return true }
         guard let parts = locateSyslog(line) else { return false }
         let message = parts.message
@@ -68,9 +68,12 @@ final class ProsodyLogParser: LogLineParser {
         if end > 0 && line[0] == 0x09 {
             return ParsedLine(kind: .more, payload: 1..<end)
         }
-        if detabbed && line.has("        ") {
-            // journalctl's tab (8 spaces) that Prosody put after a newline.
-            return ParsedLine(kind: .more, payload: min(8, end)..<end)
+        if detabbed && end > 0 && line[0] == 0x20 {
+            // journalctl's tab (8 spaces) that Prosody put after a newline, or
+            // the spaces a web page made of it (up to 8 are taken off).
+            var indent = 0
+            while indent < min(8, end), line[indent] == 0x20 { indent += 1 }
+            return ParsedLine(kind: .more, payload: indent..<end)
         }
         if syslog && end > 0 && line[0] == 0x20 {
             // journalctl's continuation line: spaces, then the tab Prosody put after the newline.
@@ -80,6 +83,10 @@ final class ProsodyLogParser: LogLineParser {
         var located = Self.locate(line)
         var fromSyslog = false
         if located == nil, let parts = Self.locateDetabbed(line) {
+            located = parts
+            detabbed = true
+        }
+        if located == nil, let parts = Self.locateSpaced(line) {
             located = parts
             detabbed = true
         }
@@ -172,6 +179,32 @@ final class ProsodyLogParser: LogLineParser {
             if nameStart > 0 { guard leadingTimestamp(in: line) != nil else { return nil } }
             let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
             return (time.flatMap { $0.isEmpty ? nil : $0 }, nameStart..<nameEnd, level + length + 8)
+        }
+        return nil
+    }
+
+    /// A stanza line of the file or console sink whose tabs became spaces on
+    /// the way (a log pasted through a web page): `[TIME ]NAME<spaces>LEVEL<spaces>MESSAGE`,
+    /// LEVEL a whole word, MESSAGE one that holds a stanza or its start tag.
+    static func locateSpaced(_ line: UnsafeBufferPointer<UInt8>) -> (time: Range<Int>?, name: Range<Int>, message: Int)? {
+        guard line.firstIndex(of: 0x09, from: 0) == nil else { return nil }
+        var space = 0
+        while let found = line.firstIndex(of: 0x20, from: space) {
+            space = found + 1
+            let level = found + 1
+            var levelEnd = level
+            while levelEnd < line.count, isASCIILetter(line[levelEnd]) { levelEnd += 1 }
+            guard levelEnd < line.count, line[levelEnd] == 0x20, isLevel(line, level..<levelEnd) else { continue }
+            var nameEnd = found
+            while nameEnd > 0, line[nameEnd - 1] == 0x20 { nameEnd -= 1 }
+            var nameStart = nameEnd
+            while nameStart > 0, line[nameStart - 1] != 0x20 { nameStart -= 1 }
+            guard nameStart < nameEnd else { return nil }
+            if nameStart > 0 { guard let time = leadingTimestamp(in: line), time.upperBound <= nameStart else { return nil } }
+            let message = line.skippingBlanks(from: levelEnd)
+            guard isStanzaMessage(line, at: message) else { return nil }
+            let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
+            return (time.flatMap { $0.isEmpty ? nil : $0 }, nameStart..<nameEnd, message)
         }
         return nil
     }
