@@ -84,4 +84,23 @@ final class PastedLogTests: CLITestCase {
         try assertStanzaq(["--log=generic", "--direction", "in", "-c", "/", "-"], stdin: log, stdout: "4\n", status: 0)
     }
 
+
+    /// Smack 3's console debugger: `RCV  (HASH):` (two blanks), a negative
+    /// hash for a session, and its `RCV PKT` copy of what was read, which is text.
+    func testSmack3sConsoleDebugger() throws {
+        let log = """
+            10:41:07 AM SENT (-1789301221): <iq id='q1' type='get'><query xmlns='jabber:iq:roster'/></iq>
+            10:41:07 AM RCV  (-1789301221): <iq id='q1' type='result'><query xmlns='jabber:iq:roster'/></iq><message id='m1'><body>hi
+            there</body></message>
+            10:41:07 AM RCV PKT (-1789301221): <message id='m1'><body>hi
+            there</body></message>
+
+            """
+        try assertStanzaq(["--fields", "line,direction,session", "-e", "/$", "-e", "/@id", "-e", "body#", "-"], stdin: log, stdout: """
+            1\tout\t-1789301221\tiq\tq1\t
+            2\tin\t-1789301221\tiq\tq1\t
+            2\tin\t-1789301221\tmessage\tm1\thi\\nthere
+
+            """, status: 0)
+    }
 }

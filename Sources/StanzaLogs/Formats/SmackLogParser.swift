@@ -10,6 +10,10 @@ import StanzaXML
 /// (`Log.d("SMACK", …)`), JulDebugger to java.util.logging. The data is what
 /// the socket carried (a read may end inside a stanza, and a message with
 /// newlines goes on in unmarked lines: on logcat, lines with the prefix alone).
+/// Smack 3's ConsoleDebugger (org/jivesoftware/smack/debugger/ConsoleDebugger.java,
+/// `createDebug`) wrote `hh:mm:ss aaa RCV  (HASH): ` and `SENT (HASH): `, HASH
+/// the connection's `hashCode()` (negative as often as not); its `RCV PKT`
+/// lines, the parsed copy of what was read, are text.
 final class SmackLogParser: LogLineParser {
     /// The logcat tag is handed on: a line after a logcat record may continue
     /// it, which a parser started on that line could not know.
@@ -40,7 +44,7 @@ final class SmackLogParser: LogLineParser {
         return ParsedLine(record: header, payload: found.payload..<line.contentEnd)
     }
 
-    /// `SENT (N): ` or `RECV (N): `.
+    /// `SENT (N): ` or `RECV (N): `, or Smack 3's `RCV  (N): ` (N may be negative there).
     private static func marker(_ line: UnsafeBufferPointer<UInt8>) -> (direction: LogDirection, counter: Range<Int>, payload: Int)? {
         var from = 0
         while let open = line.firstRange(of: " (", from: from) {
@@ -48,11 +52,13 @@ final class SmackLogParser: LogLineParser {
             guard open.lowerBound >= 4 else { continue }
             let direction: LogDirection
             if line.has("SENT", at: open.lowerBound - 4) { direction = .outgoing }
-            else if line.has("RECV", at: open.lowerBound - 4) { direction = .incoming }
+            else if line.has("RECV", at: open.lowerBound - 4) || line.has("RCV ", at: open.lowerBound - 4) { direction = .incoming }
             else { continue }
             var index = open.upperBound
+            if index < line.count, line[index] == 0x2D { index += 1 }
+            let digits = index
             while index < line.count, isASCIIDigit(line[index]) { index += 1 }
-            guard index > open.upperBound, line.has("): ", at: index) || (line.has("):", at: index) && index + 2 == line.contentEnd) else { continue }
+            guard index > digits, line.has("): ", at: index) || (line.has("):", at: index) && index + 2 == line.contentEnd) else { continue }
             return (direction, open.upperBound..<index, min(index + 3, line.contentEnd))
         }
         return nil
