@@ -134,15 +134,27 @@ extension LogFormat {
     public func learnedRecordPrefix(atStartOf bytes: UnsafeBufferPointer<UInt8>) -> RecordPrefix? {
         guard learnsRecordPrefix else { return nil }
         var start = 0
+        var first: (prefix: RecordPrefix, line: [UInt8])?
         while start < bytes.count {
             let end = bytes.firstIndex(of: 0x0A, from: start) ?? bytes.count
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             if case .record = kind(of: line, makeParser()) {
-                return withTerminalEscapesRemoved(line) { RecordPrefix(of: $0) }
+                let clean = withTerminalEscapesRemoved(line) { Array($0) }
+                // As the reader learns it: the first record's, unless the second shows words before it.
+                guard let (prefix, firstLine) = first else {
+                    let prefix = clean.withUnsafeBufferPointer { RecordPrefix(of: $0) }
+                    if prefix.hasTime { return prefix }
+                    first = (prefix, clean)
+                    start = end + 1
+                    continue
+                }
+                return firstLine.withUnsafeBufferPointer { firstLine in
+                    clean.withUnsafeBufferPointer { RecordPrefix.replacing(prefix, firstLine: firstLine, by: $0) }
+                } ?? prefix
             }
             start = end + 1
         }
-        return nil
+        return first?.prefix
     }
 
     private enum Kind { case record(RecordShape?), maybeMoreElseRecord, other }

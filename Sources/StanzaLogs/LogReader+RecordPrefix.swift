@@ -18,7 +18,17 @@ extension LogReader {
             let prefix = RecordPrefix(of: line)
             recordPrefix = prefix
             if recordsCuts { cutLog.recordPrefix = prefix }
+            // Kept until the next record line says whether it had words before the prefix.
+            if !prefix.hasTime { firstRecordLine = Array(line) }
             return .record
+        }
+        if let first = firstRecordLine {
+            firstRecordLine = nil
+            if let prefix = first.withUnsafeBufferPointer({ RecordPrefix.replacing(learned, firstLine: $0, by: line) }) {
+                recordPrefix = prefix
+                if recordsCuts { cutLog.recordPrefix = prefix }
+                return .record
+            }
         }
         guard learned.starts(line) else { return .text }
         // (Only a record of whole stanzas ends the stanza left open: in a stream's

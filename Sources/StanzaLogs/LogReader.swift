@@ -70,6 +70,9 @@ public final class LogReader {
     var detector = FormatDetector()
     /// The prefix of the log's records, learned from its first (formats that have one).
     var recordPrefix: RecordPrefix?
+    /// The first record's line, while the next record line may yet show that
+    /// it had words before the log's prefix (``RecordPrefix/replacing(_:firstLine:by:)``).
+    var firstRecordLine: [UInt8]?
     /// Lines held to learn whether a line that looks like a record is text of the
     /// stanza left open.
     var lookahead: RecordLookahead?

@@ -67,4 +67,22 @@ public struct RecordPrefix: Equatable, Sendable {
         // Without a time stamp the prefix is all that comes before the first letter or `<`.
         return hasTime || index >= line.count || index >= 48 || isASCIILetter(line[index]) || line[index] == 0x3C
     }
+
+    /// The prefix to learn instead of the first record's, when that record's
+    /// line carried words of its own before the log's prefix (a reporter's
+    /// `Here is what I see: 10:41:07.1 SENT (0): …`): the second record line's
+    /// prefix, if the first prefix has no time stamp, the second line's does
+    /// and does not fit the first, and the first line holds the second's prefix
+    /// after a blank. `nil`: the first record's prefix stands.
+    static func replacing(_ first: RecordPrefix, firstLine: UnsafeBufferPointer<UInt8>,
+                          by line: UnsafeBufferPointer<UInt8>) -> RecordPrefix? {
+        guard !first.hasTime, !first.starts(line) else { return nil }
+        let second = RecordPrefix(of: line)
+        guard second.hasTime else { return nil }
+        for index in firstLine.indices.dropFirst() where isXMLSpace(firstLine[index - 1]) && !isXMLSpace(firstLine[index]) {
+            let rest = UnsafeBufferPointer(rebasing: firstLine[index...])
+            if leadingTimestamp(in: rest) != nil, second.starts(rest) { return second }
+        }
+        return nil
+    }
 }

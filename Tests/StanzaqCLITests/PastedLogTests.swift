@@ -103,4 +103,30 @@ final class PastedLogTests: CLITestCase {
 
             """, status: 0)
     }
+
+    /// A first line with the reporter's words before the log's prefix teaches
+    /// no prefix: the next record line's, which that line holds, is learned,
+    /// and the received stanzas stay received (they came out as sent).
+    func testAFirstLineWithWordsBeforeThePrefix() throws {
+        let log = """
+            Here is what I see: 10:41:07.1 SENT (0): <iq id='q1' type='get'/>
+            10:41:07.2 RECV (0): <iq id='q1' type='result'/>
+            10:41:07.3 SENT (0): <message id='m1'><body>x</body></message>
+            10:41:07.4 RECV (0): <message id='m2'><body>y</body></message>
+
+            """
+        try assertStanzaq(["--fields", "line,direction", "-e", "/@id", "-"], stdin: log, stdout: """
+            1:out\tq1
+            2:in\tq1
+            3:out\tm1
+            4:in\tm2
+
+            """, status: 0)
+        // A log whose records have no time stamp learns its first record's prefix as before.
+        try assertStanzaq(["--fields", "line,direction", "-e", "/@id", "-"], stdin: """
+            DEBUG    SEND: <iq id='q1' type='get'/>
+            DEBUG    RECV: <iq id='q1' type='result'/>
+
+            """, stdout: "1:out\tq1\n2:in\tq1\n", status: 0)
+    }
 }
