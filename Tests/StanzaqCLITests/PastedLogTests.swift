@@ -129,4 +129,20 @@ final class PastedLogTests: CLITestCase {
 
             """, stdout: "1:out\tq1\n2:in\tq1\n", status: 0)
     }
+
+    /// A libstrophe line trimmed by hand of its area (`conn `, `xmpp `) is
+    /// still a record with its direction, in the recorded log.
+    func testALibstropheLineTrimmedOfItsArea() throws {
+        let lines = try String(contentsOf: RealLogTests.folder.appendingPathComponent("logs/libstrophe-dave.log"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        let scratch = try ScratchDirectory()
+        try scratch.write("trimmed.log", (lines[..<20] + ["DEBUG SENT: <presence id='trimmed'/>", "DEBUG RECV: <iq id='trimmed2' type='result'/>"]
+                                          + lines[20...]).joined(separator: "\n"))
+        let run = try InProcess.stanzaq(["--fields", "line,direction", "-e", "/@id", "trimmed.log"], in: scratch.url)
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.stderr, "")
+        XCTAssertTrue(String(decoding: run.stdout, as: UTF8.self).contains("\n21:out\ttrimmed\n22:in\ttrimmed2\n"))
+        try assertStanzaq(["-c", "/", "trimmed.log"], in: scratch.url, stdout: "46\n", status: 0)
+        try assertStanzaq(["-c", "/", "logs/libstrophe-dave.log"], in: RealLogTests.folder, stdout: "44\n", status: 0)
+    }
 }

@@ -9,7 +9,8 @@ import StanzaXML
 /// src/handler.c every stanza received as `xmpp DEBUG RECV: STANZA`, a
 /// serialisation of libstrophe's own (xmpp_stanza_to_text: no inherited
 /// namespace, `xml:lang` written `lang`). A stanza with newlines goes on in
-/// lines without the prefix.
+/// lines without the prefix. A line trimmed by hand of its area
+/// (`DEBUG SENT: <presence/>`, as pasted into a bug report) is read too.
 final class LibstropheLogParser: LogLineParser {
     /// It keeps nothing from one line to the next.
     var isAtRest: Bool { true }
@@ -28,6 +29,10 @@ final class LibstropheLogParser: LogLineParser {
         if line.has("xmpp DEBUG RECV: ") {
             header.direction = .incoming
             return ParsedLine(record: header, payload: 17..<line.contentEnd)
+        }
+        if line.has("DEBUG SENT: <") || line.has("DEBUG RECV: <") {
+            header.direction = line.has("DEBUG SENT: ") ? .outgoing : .incoming
+            return ParsedLine(record: header, payload: 12..<line.contentEnd)
         }
         return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
     }
