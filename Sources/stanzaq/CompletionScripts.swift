@@ -33,10 +33,7 @@ enum CompletionScripts {
 
                 """)
             // So they are flags where the words before are parsed: no word after them is their value.
-            script = script.replacingLiterally(" --log --direction ", with: " --direction ")
-            script = script.replacingLiterally(" --xml --line-number ", with: " --log --xml --line-number ")
-            script = script.replacingLiterally(" --redact --log ", with: " --log ")
-            script = script.replacingLiterally(" --line-buffered -r ", with: " --line-buffered --redact -r ")
+            script = asFlags(["--log", "--redact"], in: script)
         case .zsh:
             // The operands, taken for a subcommand and its arguments, are files.
             script = script.replacingLiterally("        '(-): :->command'\n        '(-)*:: :->arg'\n",
@@ -75,6 +72,23 @@ enum CompletionScripts {
 
     /// `text` without the first piece that starts with `start` and ends with
     /// the first `end` after it (leaving one newline in its place).
+    /// The bash script with `options` moved from the list of the options that
+    /// take a value to that of the flags, whatever their place in the lists.
+    private static func asFlags(_ options: [String], in script: String) -> String {
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            let text = String(line)
+            for (list, keep) in [("    local -a non_repeating_options=(", false), ("    local -a non_repeating_flags=(", true)]
+            where text.hasPrefix(list) && text.hasSuffix(")") {
+                var words = text.dropFirst(list.count).dropLast().split(separator: " ").map(String.init)
+                words.removeAll { options.contains($0) }
+                if keep { words += options }
+                return list + words.joined(separator: " ") + ")"
+            }
+            return text
+        }
+        return lines.joined(separator: "\n")
+    }
+
     private static func removing(_ text: String, from start: String, through end: String) -> String {
         guard let lower = text.literalRange(of: start),
               let upper = text[lower.upperBound...].literalRange(of: end) else { return text }

@@ -100,6 +100,7 @@ final class ShellCompletionTests: XCTestCase {
             comp 'stanzaq --log='
             comp 'stanzaq --log=s'
             comp 'stanzaq --log capt'
+            comp 'stanzaq --log body# capt'
             comp 'stanzaq --redact='
             comp 'stanzaq --redact=j'
             comp 'stanzaq --redact capt'
@@ -116,6 +117,7 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq --log=: conversations dino ejabberd gajim generic json libstrophe monal mongooseim nbxmpp profanity prosody slixmpp smack tshark tsv\u{20}
             stanzaq --log=s: slixmpp smack\u{20}
             stanzaq --log capt: capture.xml\u{20}
+            stanzaq --log body# capt: capture.xml\u{20}
             stanzaq --redact=: all auth bodies jids\u{20}
             stanzaq --redact=j: jids\u{20}
             stanzaq --redact capt: capture.xml\u{20}
@@ -131,6 +133,22 @@ final class ShellCompletionTests: XCTestCase {
     }
 
     /// fish: `--log`'s value only after '=', so a file after a bare `--log`.
+    /// In the bash script's lists, a bare `--log` and `--redact` are flags:
+    /// no word after them is taken for their value (their value binds with '=').
+    func testBashListsLogAndRedactAsFlags() throws {
+        let script = try Runner.run(try Runner.requireBinary(), ["--generate-completion-script", "bash"], in: Runner.examples,
+                                    environment: Runner.environment([:])).output
+        let lists = script.split(separator: "\n").filter { $0.hasPrefix("    local -a non_repeating_") }
+        XCTAssertEqual(lists.count, 2)
+        for list in lists {
+            let words = list.split(whereSeparator: { " ()".contains($0) }).map(String.init)
+            let isFlags = list.hasPrefix("    local -a non_repeating_flags=(")
+            for option in ["--log", "--redact"] {
+                XCTAssertEqual(words.contains(option), isFlags, "\(option) in \(list.prefix(40))")
+            }
+        }
+    }
+
     func testFishCompletesTheValuesOfLogFieldsAndDirection() throws {
         let fish = "/usr/bin/fish"
         try XCTSkipUnless(FileManager.default.fileExists(atPath: fish), "fish is not installed (make test-deps)")
