@@ -32,6 +32,10 @@ public struct StanzaSource: Equatable, Sendable {
     }
     /// Other named values of the record: the other columns of an archive row.
     public var fields: [LogField]
+    /// The full JID bound in the stanza's session, as known when the stanza
+    /// was read (`--fields jid`): filled by the search, from the stanzas before
+    /// it, never by a log's reader.
+    public var jid: String?
 
     /// The time and the session as the log's bytes: a String is made only when asked for.
     var timeText: LogText?
@@ -57,7 +61,7 @@ public struct StanzaSource: Equatable, Sendable {
 
     public static func == (lhs: StanzaSource, rhs: StanzaSource) -> Bool {
         lhs.line == rhs.line && lhs.time == rhs.time && lhs.direction == rhs.direction
-            && lhs.session == rhs.session && lhs.fields == rhs.fields
+            && lhs.session == rhs.session && lhs.fields == rhs.fields && lhs.jid == rhs.jid
     }
 }
 

@@ -246,7 +246,9 @@ struct StanzaqCommand: ParsableCommand {
     }
 
     /// The keys that prefixes and fields give a JSON record, which no column may have.
-    static let reservedColumnNames = ["file", "stanza"] + LogFieldName.known.map(\.key)
+    /// (`jid` is one only where `--fields` asks for it: a column named for the
+    /// `jid` attribute of roster items is common.)
+    static let reservedColumnNames = ["file", "stanza"] + LogFieldName.logged.map(\.key)
 
     /// The options of a search, from the command line and the terminal.
     private func searchOptions(queries: [Query], environment: CommandEnvironment) throws -> SearchOptions {

@@ -8,7 +8,7 @@ final class FieldCheckTests: CLITestCase {
     private let usage = "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n"
 
     func testAnUnknownFieldIsAnErrorWithASuggestion() throws {
-        let fields = "(the fields are line, time, direction and session, and the columns of archive rows)"
+        let fields = "(the fields are line, time, direction, session and jid, and the columns of archive rows)"
         try assertStanzaq(["--fields=time,dir", "-e", "/@id", "logs/prosody.log"], stdout: "",
                           stderr: "stanzaq: error: --fields: unknown field 'dir' \(fields). Did you mean 'direction'?\n" + usage, status: 2)
         try assertStanzaq(["--fields", "sesion", "/@id", "logs/prosody.log"], stdout: "",

@@ -180,9 +180,30 @@ final class REPLLogTests: XCTestCase {
             </iq>
 
             """)
-        XCTAssertEqual(result.stderr, "stanzaq: error: :fields: unknown field 'dir' (the fields are line, time, direction and session, "
+        XCTAssertEqual(result.stderr, "stanzaq: error: :fields: unknown field 'dir' (the fields are line, time, direction, session and jid, "
                        + "and the columns of archive rows). Did you mean 'direction'?\n")
         XCTAssertEqual(result.status, 2)
+    }
+
+    /// `:fields jid` shows the JID bound in each stanza's session, which a log
+    /// shows only when named.
+    func testFieldsJID() throws {
+        let result = try repl(["examples/logs/prosody.log"], """
+            :fields session,jid
+            :list
+
+            """)
+        XCTAssertEqual(result.output, """
+              1:c2s55e8a7f1c3a0\t\t<stream:features>
+              2:c2s55e8a7f1c3a0\t\t<iq>\tid=bind_1 type=set
+              3:c2s55e8a7f1c3a0\tjuliet@montague.lit/balcony\t<iq>\tid=bind_1 type=result
+              4:c2s55e8a7f1c3a0\tjuliet@montague.lit/balcony\t<message>\tid=msg1 type=chat
+              5:c2s7f3b2c0d9e11\t\t<message>\tid=msg1 from=juliet@montague.lit/balcony type=chat
+            * 6:c2s55e8a7f1c3a0\tjuliet@montague.lit/balcony\t<presence>\tid=p1
+
+            """)
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.status, 0)
     }
 
     /// `:help` names the options of `:load` and the `:direction` command.

@@ -107,6 +107,7 @@ final class ShellCompletionTests: XCTestCase {
             comp 'stanzaq --redact body# capt'
             comp 'stanzaq --fields '
             comp 'stanzaq --fields=d'
+            comp 'stanzaq --fields=j'
             comp 'stanzaq --direction '
             comp 'stanzaq --direction=o'
             comp 'stanzaq --vers'
@@ -122,8 +123,9 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq --redact=j: jids\u{20}
             stanzaq --redact capt: capture.xml\u{20}
             stanzaq --redact body# capt: capture.xml\u{20}
-            stanzaq --fields : direction line session time\u{20}
+            stanzaq --fields : direction jid line session time\u{20}
             stanzaq --fields=d: direction\u{20}
+            stanzaq --fields=j: jid\u{20}
             stanzaq --direction : in out\u{20}
             stanzaq --direction=o: out\u{20}
             stanzaq --vers: --version\u{20}
@@ -161,7 +163,7 @@ final class ShellCompletionTests: XCTestCase {
                                                                      "PATH": installed("bin") + ":/usr/bin:/bin"]))
         let log = "Read the input as a log: --log, or --log=FORMAT (prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, profanity, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)."
         let redact = "Remove secrets from every stanza before it is searched and printed: a bare --redact removes SASL payloads and passwords; --redact=WHAT, a comma-separated list of auth, bodies (what people write), jids (pseudonyms for JIDs) or all."
-        let fields = "Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated)."
+        let fields = "Print these fields of stanzas read from a log: line, time, direction, session, jid (bound in the session), or an archive column (comma-separated)."
         let direction = "Only the stanzas a log shows received (in) or sent (out)."
         XCTAssertEqual(result.output, """
             --log=smack\t\(log)

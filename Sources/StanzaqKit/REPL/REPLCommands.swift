@@ -74,7 +74,7 @@ extension REPLSession {
                 if let typo = names.first(where: { $0.isEmpty || (!known.contains($0) && NameSuggestion.suggestion(for: $0, among: known) != nil) }) {
                     let suggestion = NameSuggestion.suggestion(for: typo, among: known).map { ". Did you mean '\($0)'?" } ?? ""
                     try session.fail(Diagnostic(typo.isEmpty ? ":fields: an empty field name in '\(words[0])'"
-                                                : ":fields: unknown field '\(typo)' (the fields are line, time, direction and session, "
+                                                : ":fields: unknown field '\(typo)' (the fields are line, time, direction, session and jid, "
                                                     + "and the columns of archive rows)" + suggestion))
                     return true
                 }

@@ -105,6 +105,8 @@ extension REPLSession {
         options.input = kind
         options.defaultNamespace = defaultNamespace
         options.directory = directory
+        // (`:fields jid` may ask for it later.)
+        options.findsJIDs = true
         let sink = LoadingSink()
         // The REPL reads its commands from standard input: "-" names a file here.
         let searcher = Searcher(options: options, sink: sink, diagnostics: diagnostics, standardInput: -1)

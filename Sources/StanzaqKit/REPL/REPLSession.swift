@@ -50,7 +50,7 @@ public final class REPLSession {
     /// `nil`: a log's line, time, direction and session once a log is loaded.
     public var fields: [LogFieldName]?
     /// The fields printed now.
-    var shownFields: [LogFieldName] { fields ?? (hasLogFields ? LogFieldName.known : []) }
+    var shownFields: [LogFieldName] { fields ?? (hasLogFields ? LogFieldName.logged : []) }
     /// How queries are compiled (--case-sensitive, --monal).
     public var options = QueryOptions()
     /// Where relative paths are opened.

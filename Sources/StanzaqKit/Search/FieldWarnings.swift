@@ -14,7 +14,8 @@ extension SearchOptions {
         let archive = format == .json || format == .tsv
         let missing = fields.filter { field in
             switch field {
-            case .line: return false
+            // (Any input may hold a bind result.)
+            case .line, .jid: return false
             case .time, .direction, .session: return format == nil && envelope == nil
             case .column: return !archive && envelope == nil
             }

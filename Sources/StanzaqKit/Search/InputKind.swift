@@ -67,6 +67,8 @@ public enum InputKind: Equatable, Sendable {
 /// A field of a stanza read from a log, as `--fields` names it (stanzaq(1), LOGS).
 public enum LogFieldName: Equatable, Sendable {
     case line, time, direction, session
+    /// The full JID bound in the stanza's session (``SessionJIDs``).
+    case jid
     /// A column of an archive row.
     case column(String)
 
@@ -76,12 +78,18 @@ public enum LogFieldName: Equatable, Sendable {
         case "time": self = .time
         case "direction": self = .direction
         case "session": self = .session
+        case "jid": self = .jid
         default: self = .column(name)
         }
     }
 
-    /// The fields every log format may have (the others are archive columns).
-    public static let known: [LogFieldName] = [.line, .time, .direction, .session]
+    /// The fields every input may have (the others are archive columns).
+    public static let known: [LogFieldName] = logged + [.jid]
+
+    /// The fields a log's records give (not ``jid``, which the search finds in
+    /// the stanzas): what the REPL shows of a log unless told, and the keys a
+    /// column can never have.
+    public static let logged: [LogFieldName] = [.line, .time, .direction, .session]
 
     public var key: String {
         switch self {
@@ -89,6 +97,7 @@ public enum LogFieldName: Equatable, Sendable {
         case .time: return "time"
         case .direction: return "direction"
         case .session: return "session"
+        case .jid: return "jid"
         case .column(let name): return name
         }
     }
@@ -101,6 +110,7 @@ public enum LogFieldName: Equatable, Sendable {
         case .time: return source.time.map(QueryValue.string)
         case .direction: return source.direction.map { .string($0.rawValue) }
         case .session: return source.session.map(QueryValue.string)
+        case .jid: return source.jid.map(QueryValue.string)
         case .column(let name): return source.fields.first { $0.name == name }.map { .string($0.value) }
         }
     }

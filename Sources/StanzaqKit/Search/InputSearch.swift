@@ -18,6 +18,8 @@ final class InputSearch<Sink: SearchSink> {
     let evaluator: StanzaEvaluator
     /// `--direction`, asked of every stanza.
     let direction: LogDirection?
+    /// The JID bound in each session, with the `jid` field: this input's own.
+    let sessionJIDs: SessionJIDs?
     var name: String { input.name }
     var part: PartOfInput? { input.part }
 
@@ -66,6 +68,7 @@ final class InputSearch<Sink: SearchSink> {
         options = searcher.options
         evaluator = searcher.evaluator
         direction = searcher.options.direction
+        sessionJIDs = searcher.options.tracksSessionJIDs ? SessionJIDs() : nil
         let part = input.part
         number = part?.stanzasBefore ?? 0
         limit = [searcher.options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
@@ -125,6 +128,11 @@ final class InputSearch<Sink: SearchSink> {
         if let redactor = searcher.redactor {
             redactor.redact(stanza)
             source = source.map(redactor.redact)
+        }
+        // (After the redaction: the JID is the redacted one, as in the stanza.)
+        if let sessionJIDs, source != nil {
+            let jid = sessionJIDs.jid(after: stanza, in: source)
+            source?.jid = jid
         }
         searcher.unboundPrefixes.observe(stanza)
         searcher.statistics.stanzas += 1

@@ -23,6 +23,9 @@ extension Searcher {
         // A redacted stanza is read whole: what the queries see is what it is
         // once redacted, and every JID in it is numbered, whatever the queries.
         if options.redaction != nil { return ReadPlan() }
+        // (So is every stanza when the JIDs bound in sessions are looked for:
+        // a bind result's JID is deeper than the queries may reach.)
+        if options.tracksSessionJIDs { return ReadPlan() }
         var plan = ReadPlan(wholeStanzaTest: wholeStanzaTest(for: sink, record: record))
         if sink.needsWholeStanzas || unboundPrefixes.isWatching {
             // (With a whole-stanza test, only the stanzas that count are: it

@@ -58,6 +58,10 @@ public struct SearchOptions {
     public var namespaceAliases: [String: String] = [:]
     /// The fields of stanzas read from a log to print with them (`--fields`, `--line-number`).
     public var fields: [LogFieldName] = []
+    /// Give every stanza the JID bound in its session (``StanzaSource/jid``)
+    /// even where ``fields`` does not name it: the REPL's loading, whose
+    /// `:fields` may ask for it later.
+    public var findsJIDs = false
     /// How to read the inputs (`--xml`, `--log[=FORMAT]`); `nil`: recognise each.
     public var input: InputKind?
     /// The envelope every input is in (`--envelope=NAME`); `nil`: recognised
@@ -110,6 +114,9 @@ public struct SearchOptions {
     public init(queries: [Query]) {
         self.queries = queries
     }
+
+    /// Whether the stanzas are given the JID bound in their session (the `jid` field).
+    var tracksSessionJIDs: Bool { findsJIDs || fields.contains(.jid) }
 
     /// Whether the results make a table whatever the format: several queries,
     /// named columns, `--each` or `--header`.
@@ -204,8 +211,17 @@ extension SearchOptions {
     /// nor context, `--pair` or stanza numbers, and only in the parts a log is
     /// cut into (their readers check that they read as one reader would). Line-
     /// buffered output too: a window's results are written when it is read.
+    ///
+    /// With the `jid` field, an input is read by one reader, none of its records
+    /// skipped: a stanza's JID is the one a bind result earlier in its session
+    /// gave (``SessionJIDs``), which a part read on its own has not seen, nor a
+    /// reader that skipped the bind result. Inputs are still read at once: each
+    /// has its own sessions.
     public func parallelism(for sink: any SearchSink) -> Parallelism {
         guard !follow && context == nil && !pairs && !unanswered && !header else { return Parallelism() }
+        if tracksSessionJIDs {
+            return Parallelism(inputs: threads > 1 && !lineBuffered)
+        }
         // JID pseudonyms are numbered in the order one reader meets the JIDs.
         if redaction?.contains(.jids) == true { return Parallelism() }
         let parts = maxCount == nil && sink.stanzasPerInput == nil

@@ -33,7 +33,7 @@ struct InputOptions: ParsableArguments {
             completion: .list(["in", "out"]))
     var direction: LogDirection?
 
-    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, or an archive column (comma-separated).", valueName: "LIST"),
+    @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, jid (bound in the session), or an archive column (comma-separated).", valueName: "LIST"),
             completion: .list(LogFieldName.known.map(\.key)))
     var fields: String?
 
@@ -84,7 +84,7 @@ struct InputOptions: ParsableArguments {
     }
 
     /// Checks the names of `--fields` (stanzaq(1), `--fields`): a name that is not
-    /// line, time, direction or session is an archive row's column, which is known
+    /// line, time, direction, session or jid is an archive row's column, which is known
     /// only from the input; it is an error where no input can have it (`--xml`, a
     /// log format that is not archive rows) or where it is close to a field's name
     /// (`dir`, `sesion`: a typo, unless `--log=json` or `--log=tsv` says archive rows).
@@ -95,7 +95,7 @@ struct InputOptions: ParsableArguments {
         for name in (fields ?? "").split(separator: ",").map(String.init) where !known.contains(name) && !archive {
             let suggestion = Self.suggestion(for: name, among: known)
             guard notArchive || suggestion != nil else { continue }
-            throw ValidationError("--fields: unknown field '\(name)' (the fields are line, time, direction and session, "
+            throw ValidationError("--fields: unknown field '\(name)' (the fields are line, time, direction, session and jid, "
                                   + "and the columns of archive rows)" + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""))
         }
     }
