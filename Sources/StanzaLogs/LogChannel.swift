@@ -175,6 +175,7 @@ final class LogChannel {
         current.sessionText = session
         current.timeText = time
         if !current.fields.isEmpty { current.fields = [] }
+        if current.jid != nil { current.jid = nil }
     }
 
     /// Feeds data of the record in progress: `line` tells its line of the log,

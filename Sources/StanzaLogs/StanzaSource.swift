@@ -33,8 +33,9 @@ public struct StanzaSource: Equatable, Sendable {
     /// Other named values of the record: the other columns of an archive row.
     public var fields: [LogField]
     /// The full JID bound in the stanza's session, as known when the stanza
-    /// was read (`--fields jid`): filled by the search, from the stanzas before
-    /// it, never by a log's reader.
+    /// was read (`--fields jid`): filled by the search from the bind results
+    /// before it; a log's reader sets it only where the record names the JID of
+    /// its session (MongooseIM's `to_jid=` of a stanza routed to a session).
     public var jid: String?
 
     /// The time and the session as the log's bytes: a String is made only when asked for.

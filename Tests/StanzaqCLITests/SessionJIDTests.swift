@@ -37,8 +37,9 @@ final class SessionJIDTests: CLITestCase {
     }
 
     /// A server's log as the man page shows it: the bind result gives the
-    /// session its JID; the stanzas before have none, and another session
-    /// whose bind the log does not show has none.
+    /// session its JID (in MongooseIM's, a stanza routed to the session); the
+    /// stanzas before have none, and another session whose bind the log does
+    /// not show has none.
     func testProsodyAndEjabberdExamples() throws {
         try assertStanzaq(["--json", "--fields", "session,jid", "/$", "logs/prosody.log"], stdout: """
             {"session":"c2s55e8a7f1c3a0","jid":null,"value":"features"}
@@ -60,13 +61,31 @@ final class SessionJIDTests: CLITestCase {
             15\tjuliet@montague.lit/balcony\tpresence\tp1
 
             """, status: 0)
-        // MongooseIM does not log the bind result its c2s process writes: no session has a JID.
-        try assertStanzaq(["--json", "--fields", "session,jid", "-m", "3", "/@id", "logs/mongooseim.log"], stdout: """
-            {"session":"<0.1745.0>","jid":null,"value":"bind_1"}
-            {"session":"<0.1745.0>","jid":null,"value":"roster_1"}
-            {"session":"<0.1745.0>","jid":null,"value":"roster_1"}
+        // MongooseIM logs no bind result: a stanza routed to a session names its JID (to_jid=).
+        try assertStanzaq(["--json", "--fields", "direction,session,jid", "/@id", "logs/mongooseim.log"], stdout: """
+            {"direction":"in","session":"<0.1745.0>","jid":null,"value":"bind_1"}
+            {"direction":"in","session":"<0.1745.0>","jid":null,"value":"roster_1"}
+            {"direction":"out","session":"<0.1745.0>","jid":"juliet@capulet.lit/balcony","value":"roster_1"}
+            {"direction":"in","session":"<0.1745.0>","jid":"juliet@capulet.lit/balcony","value":"msg1"}
+            {"direction":"out","session":"<0.1702.0>","jid":"romeo@montague.lit/orchard","value":"msg1"}
+            {"direction":"in","session":"<0.1702.0>","jid":"romeo@montague.lit/orchard","value":"msg2"}
+            {"direction":"out","session":"<0.1745.0>","jid":"juliet@capulet.lit/balcony","value":"msg2"}
+            {"direction":"in","session":"<0.1745.0>","jid":"juliet@capulet.lit/balcony","value":"disco1"}
+            {"direction":"out","session":"<0.1745.0>","jid":"juliet@capulet.lit/balcony","value":"disco1"}
 
             """, status: 0)
+    }
+
+    /// With `--redact jids`, the JID is the pseudonym, whether a bind result
+    /// or a log's record (MongooseIM's `to_jid=`) gave it.
+    func testTheJIDIsRedacted() throws {
+        for log in ["logs/prosody.log", "logs/mongooseim.log"] {
+            let run = try InProcess.stanzaq(["--redact=jids", "--fields", "jid", "/$", log], in: Runner.examples)
+            XCTAssertEqual(run.status, 0, log)
+            XCTAssertTrue(run.output.contains("user1@domain1.example/res1\t") || run.output.contains("user2@domain2.example/res1\t"),
+                          run.output)
+            XCTAssertFalse(run.output.contains(".lit"), run.output)
+        }
     }
 
     /// XML input, and a client's log that names no session, are one session.

@@ -24,8 +24,10 @@ import StanzaXML
 ///   (src/logger/mongoose_log_filter.erl) puts it in `packet=` with
 ///   `exml:to_binary/1` (attributes in the order of their names, single quotes).
 ///   Its `from` and `to` are those the sender wrote (`mongoose_c2s:handle_route/3`
-///   adds them when it writes the stanza). What a c2s process writes by itself
-///   (its stream header, features, SASL and bind answers) is not logged.
+///   adds them when it writes the stanza); `to_jid=` is the full JID the
+///   session was found by, the one bound in it (``StanzaSource/jid``). What a
+///   c2s process writes by itself (its stream header, features, SASL and bind
+///   answers) is not logged.
 ///
 /// flatlog writes a binary that is not Latin-1 text as an Erlang term
 /// (`<<"…"/utf8>>`, with `~0tP` to the handler's `term_depth`, which cuts it
@@ -56,7 +58,23 @@ final class MongooseIMLogParser: LogLineParser {
         header.direction = event.direction
         header.session = Self.value(of: event.sessionKey, in: line)
         header.time = line.firstIndex(of: 0x20, from: 5).map { 5..<$0 }
+        if event.direction == .outgoing, let jid = Self.value(of: " to_jid=", in: line), jid.upperBound < value,
+           line[jid.lowerBound] != 0x22 {
+            return ParsedLine(record: Self.recordHeader(header, jid: jid, line), payload: value..<line.contentEnd,
+                              decoded: data(line, from: value))
+        }
         return ParsedLine(record: header, payload: value..<line.contentEnd, decoded: data(line, from: value))
+    }
+
+    /// A stanza routed to a session, with the full JID of that session (`to_jid=`,
+    /// before `packet=`: never a stanza's text), as the stanza's ``StanzaSource/jid``.
+    private static func recordHeader(_ header: LineHeader, jid: Range<Int>, _ line: UnsafeBufferPointer<UInt8>) -> RecordHeader {
+        var record = RecordHeader(shape: header.shape)
+        record.direction = header.direction
+        if let session = header.session { record.setSession(line, session) }
+        if let time = header.time { record.setTime(line, time) }
+        record.source.jid = String(decoding: UnsafeBufferPointer(rebasing: line[jid]), as: UTF8.self)
+        return record
     }
 
     /// The events whose `packet=` is a connection's XML, and what they say of it.

@@ -17,12 +17,14 @@ private let bodyColumns: Set<String> = ["txt", "body"]
 
 extension Redactor {
     /// `source` with its fields redacted. With `jids`, a session that is a JID
-    /// (it holds `@`) gets its pseudonym, any other session `sessionN`.
+    /// (it holds `@`) gets its pseudonym, any other session `sessionN`, and so
+    /// does the JID a log's record names for its session.
     public func redact(_ source: StanzaSource) -> StanzaSource {
         var source = source
         if kinds.contains(.jids), let session = source.session {
             source.session = session.contains("@") ? pseudonyms.jid(session) : pseudonyms.session(session)
         }
+        if kinds.contains(.jids), let jid = source.jid { source.jid = pseudonyms.jid(jid) }
         for index in source.fields.indices {
             source.fields[index].value = redactField(source.fields[index].name, source.fields[index].value)
         }

@@ -7,7 +7,9 @@ import StanzaQuery
 ///
 /// A session's JID is the one the last bind result in it gave (an `iq` of
 /// type `result` with `{urn:ietf:params:xml:ns:xmpp-bind}bind/jid`), whichever
-/// way the log shows it: a server sends it, a client receives it. An input
+/// way the log shows it: a server sends it, a client receives it; or the one a
+/// log's record names as its session's (``StanzaSource/jid``: MongooseIM's
+/// `to_jid=`, which logs no bind result). An input
 /// whose stanzas name no session (XML, most clients' logs) is one session.
 /// Only what was read before tells, so one reader must read the input in order
 /// and no record be skipped (``SearchOptions/parallelism(for:)``).
@@ -29,10 +31,11 @@ final class SessionJIDs {
         self.capacity = capacity
     }
 
-    /// Takes the bind result `stanza` is, if it is one; then the JID of its session.
+    /// Takes the bind result `stanza` is, if it is one, or the JID its record
+    /// names; then the JID of its session.
     func jid(after stanza: Element, in source: StanzaSource?) -> String? {
         let session = source?.session
-        if let jid = Self.boundJID(stanza) {
+        if let jid = Self.boundJID(stanza) ?? source?.jid {
             remember(jid, for: session)
             return jid
         }
