@@ -7,12 +7,18 @@ extension StanzaqCommand {
     /// A bare `--log` followed by a format's name is an error: the name would be
     /// read as the query, and a user who writes it means the format. `--redact`
     /// likewise: bare, it is `--redact=auth`; followed by a list of kinds, an error.
+    /// `--since`, `--until` and `--tz` take the next argument whatever it is (`-10m`, `-05:00`).
     static func normalising(_ arguments: [String]) throws(Diagnostic) -> [String] {
         var result: [String] = []
-        var afterTerminator = false
+        var afterTerminator = false, joined = false
         for (index, argument) in arguments.enumerated() {
             let isValue = result.last.map(takingValues.contains) ?? false
-            if !afterTerminator, argument == "--log", !isValue {
+            if joined {
+                joined = false
+            } else if !afterTerminator, ["--since", "--until", "--tz"].contains(argument), !isValue, index + 1 < arguments.count {
+                result.append(argument + "=" + arguments[index + 1])
+                joined = true
+            } else if !afterTerminator, argument == "--log", !isValue {
                 if index + 1 < arguments.count, let format = LogFormat(rawValue: arguments[index + 1]) {
                     throw Diagnostic("--log takes its format after '=': --log=\(format.rawValue) "
                                      + "(a bare --log detects the format, and '\(format.rawValue)' would be the query)")
@@ -41,7 +47,7 @@ extension StanzaqCommand {
     private static let takingValues: Set<String> = [
         "-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace", "--color", "--direction",
         "--fields", "--log", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact",
+        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact", "--since", "--until", "--tz",
     ]
 
     /// Whether `-V` or `--version` is given as an option (not as another

@@ -96,6 +96,9 @@ extension InputOptions {
         options.xml = false
         options.envelope = nil
         options.direction = nil
+        options.since = nil
+        options.until = nil
+        options.timeZone = nil
         options.fields = nil
         options.lineNumber = false
         options.follow = false

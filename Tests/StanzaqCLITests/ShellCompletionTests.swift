@@ -110,6 +110,8 @@ final class ShellCompletionTests: XCTestCase {
             comp 'stanzaq --fields=j'
             comp 'stanzaq --direction '
             comp 'stanzaq --direction=o'
+            comp 'stanzaq --since '
+            comp 'stanzaq --tz='
             comp 'stanzaq --vers'
             """
         let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
@@ -128,6 +130,8 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq --fields=j: jid\u{20}
             stanzaq --direction : in out\u{20}
             stanzaq --direction=o: out\u{20}
+            stanzaq --since : -10m -1d -1h\u{20}
+            stanzaq --tz=: UTC\u{20}
             stanzaq --vers: --version\u{20}
 
             """)

@@ -20,6 +20,9 @@ final class InputSearch<Sink: SearchSink> {
     let direction: LogDirection?
     /// The JID bound in each session, with the `jid` field: this input's own.
     let sessionJIDs: SessionJIDs?
+    /// `--since`, `--until`, asked of every stanza once the input is open (its
+    /// modification time is what a time without a year is before).
+    var timeFilter: TimeFilter?
     var name: String { input.name }
     var part: PartOfInput? { input.part }
 
@@ -97,6 +100,7 @@ final class InputSearch<Sink: SearchSink> {
                 return (0, true)
             }
         }
+        if options.since != nil || options.until != nil { timeFilter = TimeFilter(options: options, reference: TimeFilter.reference(of: fd)) }
         defer {
             if part == nil { opener.finish(fd) }
             xmlReader = nil
@@ -141,7 +145,9 @@ final class InputSearch<Sink: SearchSink> {
         let known = decisions.isEmpty ? nil : decisions.take(stanza)
         if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
         let place = StanzaPlace(file: name, number: number, source: source)
+        // Left out by --direction, --since or --until: handled as a stanza going the other way.
         let otherDirection = direction.map { source?.direction != $0 } ?? false
+            || timeFilter.map { !$0.keeps(source, file: name, warn: evaluator.diagnostics.report) } ?? false
         if otherDirection && !sink.seesEitherDirection { return searcher.goesOn(sink) }
         do {
             if otherDirection || (limit.map { count >= $0 } ?? false) {

@@ -70,6 +70,12 @@ public struct SearchOptions {
     public var recognisesEnvelopes = true
     /// Only the stanzas a log shows going this way (`--direction`).
     public var direction: LogDirection?
+    /// Only the stanzas a log shows at or after this time (`--since`).
+    public var since: TimeBound?
+    /// Only the stanzas a log shows at or before this time (`--until`).
+    public var until: TimeBound?
+    /// The zone of the times a log writes without an offset (`--tz`).
+    public var timeZone = TimeZoneChoice.local
     /// Follow the (one) file as it grows (`--follow`).
     public var follow = false
     /// Where relative paths are opened (`AT_FDCWD`: the working directory).

@@ -33,6 +33,19 @@ struct InputOptions: ParsableArguments {
             completion: .list(["in", "out"]))
     var direction: LogDirection?
 
+    @Option(help: ArgumentHelp("Only the stanzas a log shows at or after TIME: ISO 8601 (2026-11-23T09:30Z), the log's own form, @SECONDS, or -10m, -2h, -1d (before now).",
+                               valueName: "TIME"), completion: .list(["-10m", "-1h", "-1d"]))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only the stanzas a log shows at or before TIME (as --since).", valueName: "TIME"),
+            completion: .list(["-10m", "-1h", "-1d"]))
+    var until: String?
+
+    @Option(name: .customLong("tz"), help: ArgumentHelp(
+        "The zone of the times a log writes without one: UTC, +HH:MM, -HH:MM or a zone's name (default: the local zone).", valueName: "ZONE"),
+        completion: .list(["UTC"]))
+    var timeZone: String?
+
     @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, jid (bound in the session), or an archive column (comma-separated).", valueName: "LIST"),
             completion: .list(LogFieldName.known.map(\.key)))
     var fields: String?
@@ -72,6 +85,7 @@ struct InputOptions: ParsableArguments {
             throw ValidationError("--fields: an empty field name in '\(fields)'")
         }
         try validateFieldNames()
+        try validateTimes()
         if let threads, threads < 1 { throw ValidationError("--threads: N must be at least 1") }
     }
 
