@@ -47,7 +47,7 @@ extension StanzaqCommand {
     private static let takingValues: Set<String> = [
         "-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace", "--color", "--direction",
         "--fields", "--log", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact", "--since", "--until", "--tz",
+        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact", "--since", "--until", "--tz", "--time-format",
     ]
 
     /// Whether `-V` or `--version` is given as an option (not as another

@@ -99,6 +99,7 @@ extension InputOptions {
         options.since = nil
         options.until = nil
         options.timeZone = nil
+        options.timeFormat = nil
         options.fields = nil
         options.lineNumber = false
         options.follow = false

@@ -38,7 +38,8 @@ extension StanzaqCommand {
             (format.stanzaNumber, "-n/--stanza-number"), (format.null || format.join, "-0 or -j"), (format.header, "--header"),
             (format.pretty || format.compact, "--pretty or --compact"), (input.log != nil, "--log"),
             (input.envelope != nil, "--envelope"), (input.direction != nil, "--direction"),
-            (input.since != nil || input.until != nil, "--since or --until"), (input.timeZone != nil, "--tz"), (input.fields != nil || input.lineNumber, "--fields"),
+            (input.since != nil || input.until != nil, "--since or --until"), (input.timeZone != nil, "--tz"),
+            (input.timeFormat != nil, "--time-format"), (input.fields != nil || input.lineNumber, "--fields"),
             (input.follow, "--follow"), (input.recursive || !input.globs.isEmpty, "-r or -g"),
         ]
         return given.filter(\.0).map(\.1)

@@ -213,7 +213,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
             (format.redact != nil, "--redact"), (format.rewrite, "--rewrite"), (input.since != nil, "--since"), (input.until != nil, "--until"),
-            (input.timeZone != nil, "--tz"),
+            (input.timeZone != nil, "--tz"), (input.timeFormat != nil, "--time-format"),
         ]
         return given.filter(\.0).map(\.1)
     }
@@ -275,6 +275,7 @@ struct StanzaqCommand: ParsableCommand {
         (options.envelope, options.recognisesEnvelopes) = input.envelopeChoice
         options.direction = input.direction
         (options.since, options.until, options.timeZone) = input.timeBounds
+        options.isoTimes = input.timeFormat == "iso"
         options.follow = input.follow
         environment.output.lineBuffered = format.lineBuffered || environment.stdoutIsTerminal || input.follow
         options.lineBuffered = environment.output.lineBuffered

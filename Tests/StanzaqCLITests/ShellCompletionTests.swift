@@ -112,6 +112,7 @@ final class ShellCompletionTests: XCTestCase {
             comp 'stanzaq --direction=o'
             comp 'stanzaq --since '
             comp 'stanzaq --tz='
+            comp 'stanzaq --time-format='
             comp 'stanzaq --vers'
             """
         let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
@@ -132,6 +133,7 @@ final class ShellCompletionTests: XCTestCase {
             stanzaq --direction=o: out\u{20}
             stanzaq --since : -10m -1d -1h\u{20}
             stanzaq --tz=: UTC\u{20}
+            stanzaq --time-format=: iso log\u{20}
             stanzaq --vers: --version\u{20}
 
             """)

@@ -160,6 +160,48 @@ final class TimeSelectionTests: CLITestCase {
         }
     }
 
+    /// `--time-format=iso`: each time as the instant it is read as, in the --tz zone.
+    func testTimesPrintedAsISO8601() throws {
+        let prosody = try copy("examples/logs/prosody.log", modified: "2027-01-05T12:00:00Z")
+        let smack = try copy("examples/logs/smack.log")
+        try assertStanzaq(["--time-format=iso", "--tz=UTC", "--fields", "time", "/@id", prosody, smack], in: scratch.url, stdout: """
+            2026-11-23T09:30:13Z\tbind_1
+            2026-11-23T09:30:13Z\tbind_1
+            2026-11-23T09:30:14Z\tmsg1
+            2026-11-23T09:30:14Z\tmsg1
+            2026-11-23T09:30:15Z\tp1
+            2026-11-30T09:30:12.3Z\tbind_1
+            2026-11-30T09:30:12.4Z\tbind_1
+            2026-11-30T09:30:12.4Z\tp1
+            2026-11-30T09:30:12.4Z\tmsg1
+            2026-11-30T09:30:13Z\tmsg2
+
+            """, status: 0)
+        try assertStanzaq(["--time-format", "iso", "--tz", "-05:30", "--json", "--fields", "time", "-m1", "/@id", "logs/ejabberd.log"], stdout: """
+            {"time":"2026-11-23T04:00:13.220101-05:30","value":"bind_1"}
+
+            """, status: 0)
+        // A time that is not read is printed as written; without --time-format, every time is.
+        try assertStanzaq(["--time-format=iso", "--tz=UTC", "--fields", "time", "-m1", "/$", "logs/tshark-follow.txt"], stdout: "\tfeatures\n", status: 0)
+        try assertStanzaq(["--time-format=iso", "--tz=UTC", "--fields", "time", "-m1", "/$", "logs/generic.log"], stdout: "\tiq\n", status: 0)
+        let rows = """
+            {"time":"yesterday","xml":"<message id='a'/>"}
+            {"time":"2026-11-23 10:30:12+01","xml":"<message id='b'/>"}
+
+            """
+        try assertStanzaq(["--log=json", "--time-format=iso", "--tz=UTC", "--fields", "time", "/@id"], stdin: rows,
+                          stdout: "yesterday\ta\n2026-11-23T09:30:12Z\tb\n", status: 0)
+        try assertStanzaq(["--log=json", "--since", "2026-01-01T00:00Z", "--fields", "time", "/@id"], stdin: rows,
+                          stdout: "2026-11-23 10:30:12+01\tb\n",
+                          stderr: "stanzaq: warning: (standard input): line 1: the stanza's time 'yesterday' is not one stanzaq reads: "
+                              + "--since selects no such stanza\n", status: 0)
+        try assertStanzaq(["--time-format=log", "--fields", "time", "-m1", "/$", "logs/ejabberd.log"],
+                          stdout: "2026-11-23 09:30:12.103410+00:00\tfeatures\n", status: 0)
+        try assertStanzaq(["--time-format=local", "/$", "logs/ejabberd.log"], stdout: "",
+                          stderr: "stanzaq: error: --time-format: unknown form 'local' (log or iso)\n"
+                              + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
+    }
+
     func testRelativeTimesCountBackFromNow() throws {
         // Whatever today is, the logs of 2026 are less than 100,000 days old and more than an hour.
         try assertStanzaq(["--since", "-100000d", "--until", "-1h", "-c", "/$", "logs/ejabberd.log"], stdout: "8\n", status: 0)

@@ -21,7 +21,7 @@ final class InputSearch<Sink: SearchSink> {
     /// The JID bound in each session, with the `jid` field: this input's own.
     let sessionJIDs: SessionJIDs?
     /// `--since`, `--until`, asked of every stanza once the input is open (its
-    /// modification time is what a time without a year is before).
+    /// modification time is what a time without a year is before), and `--time-format=iso`.
     var timeFilter: TimeFilter?
     var name: String { input.name }
     var part: PartOfInput? { input.part }
@@ -100,7 +100,9 @@ final class InputSearch<Sink: SearchSink> {
                 return (0, true)
             }
         }
-        if options.since != nil || options.until != nil { timeFilter = TimeFilter(options: options, reference: TimeFilter.reference(of: fd)) }
+        if options.since != nil || options.until != nil || options.isoTimes {
+            timeFilter = TimeFilter(options: options, reference: TimeFilter.reference(of: fd))
+        }
         defer {
             if part == nil { opener.finish(fd) }
             xmlReader = nil
@@ -138,6 +140,7 @@ final class InputSearch<Sink: SearchSink> {
             let jid = sessionJIDs.jid(after: stanza, in: source)
             source?.jid = jid
         }
+        if options.isoTimes, let timeFilter { source = source.map(timeFilter.normalised) }
         searcher.unboundPrefixes.observe(stanza)
         searcher.statistics.stanzas += 1
         number += 1

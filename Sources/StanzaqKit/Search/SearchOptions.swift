@@ -76,6 +76,8 @@ public struct SearchOptions {
     public var until: TimeBound?
     /// The zone of the times a log writes without an offset (`--tz`).
     public var timeZone = TimeZoneChoice.local
+    /// Print a log's times as ISO 8601 in ``timeZone`` rather than as written (`--time-format=iso`).
+    public var isoTimes = false
     /// Follow the (one) file as it grows (`--follow`).
     public var follow = false
     /// Where relative paths are opened (`AT_FDCWD`: the working directory).

@@ -59,7 +59,7 @@ public enum TimeBound: Equatable, Sendable {
 /// `--since` and `--until` for one input (stanzaq(1), `--since`): a stanza is
 /// kept when its time is at or after the one and at or before the other; one
 /// without a time, or with one that is not read, is left out, and a warning
-/// says so once per input.
+/// says so once per input. And `--time-format=iso`, which needs the same rule.
 final class TimeFilter {
     private let rule: TimeRule
     private let since: DateTime?, until: DateTime?
@@ -83,8 +83,10 @@ final class TimeFilter {
         }
     }
 
-    /// Whether the stanza's time is inside the bounds; `warn` is given the warning, once.
+    /// Whether the stanza's time is inside the bounds (any time, where none is
+    /// asked); `warn` is given the warning, once.
     func keeps(_ source: StanzaSource?, file: String, warn: (Diagnostic) -> Void) -> Bool {
+        guard since != nil || until != nil else { return true }
         guard let source else {
             if !warned { warn(.warning("\(file.shownFileName): XML input has no time: \(selects) none of its stanzas")) }
             warned = true
@@ -100,6 +102,16 @@ final class TimeFilter {
             return false
         }
         return since.map { instant >= $0 } ?? true && until.map { instant <= $0 } ?? true
+    }
+
+    /// The source with its time written as ISO 8601 in the zone (`--time-format=iso`);
+    /// a time that is not read is left as written.
+    func normalised(_ source: StanzaSource) -> StanzaSource {
+        if follows { rule.reference = Self.now }
+        guard let text = source.time, let time = LogTime(text), let instant = rule.instant(of: time) else { return source }
+        var source = source
+        source.time = rule.iso8601(instant)
+        return source
     }
 
     /// When `fd` was last changed if it is a file, else now: what a time without a year or a date is taken to be before.

@@ -61,6 +61,24 @@ public final class TimeRule {
         return civilInstant(time)
     }
 
+    /// `instant` in ``zone``, as ISO 8601 with its offset (`Z` for UTC):
+    /// `2026-11-23T10:30:12.213+01:00`, the fraction to the microsecond, trailing zeros dropped.
+    public func iso8601(_ instant: DateTime) -> String {
+        let offset: Int
+        if let fixed = zone.fixedOffset {
+            offset = fixed
+        } else {
+            var seconds = time_t(instant.seconds), parts = tm()
+            localtime_r(&seconds, &parts)
+            offset = Int(parts.tm_gmtoff)
+        }
+        let local = DateTime(seconds: instant.seconds + Int64(offset), microseconds: instant.microseconds).iso8601
+        guard offset != 0 || zone != .offset(0) else { return local }
+        let minutes = abs(offset) / 60
+        let written = (offset < 0 ? "-" : "+") + twoDigits(minutes / 60) + ":" + twoDigits(minutes % 60)
+        return local.dropLast() + written
+    }
+
     /// The date of `moment` in the time's zone (its own offset, else ``zone``).
     private func date(of moment: DateTime, offset: Int?) -> (year: Int, month: Int, day: Int) {
         if let offset = offset ?? zone.fixedOffset {
@@ -104,6 +122,8 @@ extension TimeZoneChoice {
         return nil
     }
 }
+
+private func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
 extension Int64 {
     fileprivate func flooredDivision(by divisor: Int64) -> Int64 {

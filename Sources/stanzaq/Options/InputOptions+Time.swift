@@ -6,12 +6,15 @@ extension InputOptions {
     /// What `--since` and `--until` take (stanzaq(1), `--since`), for their errors.
     private static let timeForms = "ISO 8601 such as 2026-11-23T09:30:00Z, the log's own form, @SECONDS, or -10m, -2h, -1d"
 
-    /// Checks `--since`, `--until` and `--tz`: a TIME or ZONE that is not read is an error.
+    /// Checks `--since`, `--until`, `--tz` and `--time-format`: a TIME, ZONE or form that is not read is an error.
     func validateTimes() throws {
         for (name, text) in [("--since", since), ("--until", until)] {
             if let text, TimeBound(text, now: DateTime(seconds: 0)) == nil {
                 throw ValidationError("\(name): '\(text)' is not a time (\(Self.timeForms))")
             }
+        }
+        if let timeFormat, timeFormat != "log" && timeFormat != "iso" {
+            throw ValidationError("--time-format: unknown form '\(timeFormat)' (log or iso)")
         }
         if let timeZone, TimeZoneChoice(offset: timeZone) == nil && !Self.isZoneName(timeZone) {
             throw ValidationError("--tz: unknown zone '\(timeZone)' (UTC, +HH:MM, -HH:MM, or a name of the system's time zone database)")

@@ -46,6 +46,11 @@ struct InputOptions: ParsableArguments {
         completion: .list(["UTC"]))
     var timeZone: String?
 
+    @Option(name: .customLong("time-format"), help: ArgumentHelp(
+        "Print a log's times (--fields time) as the log writes them (log, the default) or as ISO 8601 in the --tz zone (iso).",
+        valueName: "log|iso"), completion: .list(["log", "iso"]))
+    var timeFormat: String?
+
     @Option(help: ArgumentHelp("Print these fields of stanzas read from a log: line, time, direction, session, jid (bound in the session), or an archive column (comma-separated).", valueName: "LIST"),
             completion: .list(LogFieldName.known.map(\.key)))
     var fields: String?
