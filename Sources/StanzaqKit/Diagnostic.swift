@@ -124,6 +124,17 @@ public final class Diagnostics {
         write(diagnostic.description)
     }
 
+    /// A warning said once per input whatever the threads: `key` names it (the
+    /// input and what is said of it). The caller says it once; a parallel
+    /// search's parts each may, and only the first part's is written.
+    func report(_ diagnostic: Diagnostic, oncePer key: String) {
+        if fileDescriptor == nil, let transcript {
+            transcript.append(.diagnosticOnce(key: key, line: diagnostic.description))
+        } else {
+            report(diagnostic)
+        }
+    }
+
     /// A line that is not a diagnostic (a usage hint).
     public func write(_ line: String) {
         guard let fileDescriptor else {

@@ -202,6 +202,24 @@ final class TimeSelectionTests: CLITestCase {
                               + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
     }
 
+    /// The warning about stanzas without a time is said once per input, by the
+    /// first part that has one, as one reader says it.
+    func testPartsWarnOnceAsOneReaderDoes() throws {
+        let log = "Tests/Fixtures/real-logs/logs/libstrophe-dave.log"
+        let arguments = ["--since", "@0", "-c", "/$", log, "examples/capture.xml", log]
+        let expected = """
+            stanzaq: warning: \(log): line 7: the stanza has no time: --since selects no such stanza
+            stanzaq: warning: examples/capture.xml: XML input has no time: --since selects none of its stanzas
+            stanzaq: warning: \(log): line 7: the stanza has no time: --since selects no such stanza
+
+            """
+        let one = try Runner.stanzaq(["--threads", "1"] + arguments, in: PackagePaths.root)
+        let parts = try Runner.stanzaq(["--threads", "4"] + arguments, in: PackagePaths.root, environment: ["STANZAQ_PART_SIZE": "2048"])
+        XCTAssertEqual(one.stderr, expected)
+        XCTAssertEqual(parts.stderr, expected)
+        XCTAssertEqual(parts.output, one.output)
+    }
+
     func testRelativeTimesCountBackFromNow() throws {
         // Whatever today is, the logs of 2026 are less than 100,000 days old and more than an hour.
         try assertStanzaq(["--since", "-100000d", "--until", "-1h", "-c", "/$", "logs/ejabberd.log"], stdout: "8\n", status: 0)

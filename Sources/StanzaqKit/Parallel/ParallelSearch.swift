@@ -86,8 +86,11 @@ final class ParallelSearch: @unchecked Sendable {
         let sink = searcher.sink
         var total = 0
         var fileCount = 0
+        // The warnings said once per input, by the parts of the split file being written.
+        var saidOnce = Set<String>(), saidOnceFile: SplitFile?
         while let job = nextToWrite() {
             defer { written(job) }
+            if job.splitFile == nil || job.splitFile !== saidOnceFile { (saidOnce, saidOnceFile) = ([], job.splitFile) }
             if let file = job.splitFile, job.index > file.fellBackAt.load(ordering: .acquiring) {
                 // The file was read to its end by the reader that took over at an earlier part.
                 job.transcript.abandon()
@@ -108,6 +111,10 @@ final class ParallelSearch: @unchecked Sendable {
                             throw error
                         }
                     case .diagnostic(let line):
+                        try output.flush()
+                        searcher.diagnostics.write(line)
+                    case .diagnosticOnce(let key, let line):
+                        guard saidOnce.insert(key).inserted else { continue }
                         try output.flush()
                         searcher.diagnostics.write(line)
                     }

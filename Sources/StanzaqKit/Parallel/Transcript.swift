@@ -10,6 +10,9 @@ final class Transcript: @unchecked Sendable {
     enum Segment {
         case output([UInt8])
         case diagnostic(String)
+        /// A warning said once per input (stanzaq(1), `--since`): of the parts of
+        /// one input, only the first that has it writes it, as one reader would.
+        case diagnosticOnce(key: String, line: String)
     }
 
     /// How many bytes a piece that is not being written out may hold before it waits.
@@ -42,7 +45,7 @@ final class Transcript: @unchecked Sendable {
         let size: Int
         switch segment {
         case .output(let bytes): size = bytes.count
-        case .diagnostic(let line): size = line.utf8.count
+        case .diagnostic(let line), .diagnosticOnce(_, let line): size = line.utf8.count
         }
         condition.lock()
         segments.append(segment)

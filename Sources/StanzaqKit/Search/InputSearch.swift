@@ -150,7 +150,7 @@ final class InputSearch<Sink: SearchSink> {
         let place = StanzaPlace(file: name, number: number, source: source)
         // Left out by --direction, --since or --until: handled as a stanza going the other way.
         let otherDirection = direction.map { source?.direction != $0 } ?? false
-            || timeFilter.map { !$0.keeps(source, file: name, warn: evaluator.diagnostics.report) } ?? false
+            || timeFilter.map { !$0.keeps(source, file: name, warn: evaluator.diagnostics.report(_:oncePer:)) } ?? false
         if otherDirection && !sink.seesEitherDirection { return searcher.goesOn(sink) }
         do {
             if otherDirection || (limit.map { count >= $0 } ?? false) {

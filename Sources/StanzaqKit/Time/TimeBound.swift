@@ -84,11 +84,11 @@ final class TimeFilter {
     }
 
     /// Whether the stanza's time is inside the bounds (any time, where none is
-    /// asked); `warn` is given the warning, once.
-    func keeps(_ source: StanzaSource?, file: String, warn: (Diagnostic) -> Void) -> Bool {
+    /// asked); `warn` is given the warning, once, and the key that makes it once per input.
+    func keeps(_ source: StanzaSource?, file: String, warn: (Diagnostic, _ key: String) -> Void) -> Bool {
         guard since != nil || until != nil else { return true }
         guard let source else {
-            if !warned { warn(.warning("\(file.shownFileName): XML input has no time: \(selects) none of its stanzas")) }
+            if !warned { warn(.warning("\(file.shownFileName): XML input has no time: \(selects) none of its stanzas"), file + "\ntime") }
             warned = true
             return false
         }
@@ -96,7 +96,7 @@ final class TimeFilter {
         guard let text = source.time, let time = LogTime(text), let instant = rule.instant(of: time) else {
             if !warned {
                 let what = source.time.map { "the stanza's time '\($0)' is not one stanzaq reads" } ?? "the stanza has no time"
-                warn(.warning("\(file.shownFileName): line \(source.line): \(what): \(selects) no such stanza"))
+                warn(.warning("\(file.shownFileName): line \(source.line): \(what): \(selects) no such stanza"), file + "\ntime")
             }
             warned = true
             return false
