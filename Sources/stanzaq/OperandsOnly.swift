@@ -74,6 +74,7 @@ extension FormatOptions {
         options.null = false
         options.join = false
         options.withFilename = false
+        options.merge = false
         options.stanzaNumber = false
         options.epoch = false
         options.pretty = false

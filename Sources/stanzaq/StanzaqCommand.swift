@@ -94,6 +94,7 @@ struct StanzaqCommand: ParsableCommand {
         // (The REPL refuses them all, in execute(in:).)
         if !mode.interactive {
             try mode.validateGrepOptions()
+            try validateWritingAtTheEnd()
             try input.validateWalk()
             if let listing = mode.listing {
                 if format.stanzaNumber { throw ValidationError("\(listing) prints file names, which have no stanza number (-n)") }
@@ -104,6 +105,17 @@ struct StanzaqCommand: ParsableCommand {
         }
         if format.header && mode.report != .results {
             throw ValidationError("--header goes with rows, not with -q, -c, -s, -v, -l or -L")
+        }
+    }
+
+    /// The options that write at the end of the inputs (`--unanswered`, `--merge`):
+    /// nothing they cannot go with.
+    private func validateWritingAtTheEnd() throws {
+        if input.follow && mode.unanswered { throw ValidationError("--unanswered prints at the end of the input, which --follow never reaches") }
+        if format.merge {
+            if input.follow { throw ValidationError("--merge writes at the end of the inputs, which --follow never reaches") }
+            if let summary = mode.summary { throw ValidationError("--merge orders records, which \(summary) does not print") }
+            if mode.unanswered { throw ValidationError("choose one of --merge and --unanswered") }
         }
     }
 
@@ -168,7 +180,6 @@ struct StanzaqCommand: ParsableCommand {
             throw ValidationError("the column name 'count' is the key of -c's counts: choose another")
         }
         if input.follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
-        if input.follow && mode.unanswered { throw ValidationError("--unanswered prints at the end of the input, which --follow never reaches") }
         if environment.handlesSignals { Interruption.install(.search) }
 
         let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
@@ -213,7 +224,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
             (format.redact != nil, "--redact"), (format.rewrite, "--rewrite"), (input.since != nil, "--since"), (input.until != nil, "--until"),
-            (input.timeZone != nil, "--tz"), (input.timeFormat != nil, "--time-format"),
+            (input.timeZone != nil, "--tz"), (input.timeFormat != nil, "--time-format"), (format.merge, "--merge"),
         ]
         return given.filter(\.0).map(\.1)
     }
@@ -267,7 +278,8 @@ struct StanzaqCommand: ParsableCommand {
         options.colors = colored ? PrefixColors() : nil
         options.separator = format.null ? [0] : format.join ? [] : [UInt8(ascii: "\n")]
         options.header = format.header
-        options.withFilename = format.withFilename
+        options.withFilename = format.withFilename || format.merge
+        options.merge = format.merge
         options.withStanzaNumber = format.stanzaNumber
         options.namespaceAliases = query.queryOptions.namespaces
         options.fields = input.fieldNames

@@ -1,3 +1,7 @@
+#if canImport(StanzaQuery)
+import StanzaQuery
+#endif
+
 /// Buffered writing of whole records to a file descriptor, or to memory.
 ///
 /// Records are appended to a buffer that is written out once it is large, at
@@ -16,6 +20,9 @@ public final class Output {
     private let limit = 1 << 16
     /// Write out at the end of every stanza (on a terminal, or `--line-buffered`).
     @exclusivity(unchecked) public var lineBuffered = false
+    /// With `--merge`: the records held until the end, to be written in time
+    /// order (``writeInTimeOrder()``); `nil`: written as they come.
+    var timeOrder: TimeOrder?
 
     /// An output to `fileDescriptor` (standard output by default).
     public init(fileDescriptor: Int32 = 1) {
@@ -65,9 +72,32 @@ public final class Output {
         if lineBuffered { try flush() }
     }
 
+    /// With `--merge`: the records written from now on are of a stanza of time `key`.
+    func beginStanza(at key: DateTime?) {
+        guard let timeOrder else { return }
+        timeOrder.keep(buffer)
+        buffer.removeAll(keepingCapacity: true)
+        timeOrder.key = key
+    }
+
+    /// With `--merge`: writes every record held, in time order, and ends holding them.
+    func writeInTimeOrder() throws(OutputError) {
+        guard let timeOrder else { return }
+        timeOrder.keep(buffer)
+        buffer = timeOrder.ordered()
+        self.timeOrder = nil
+        try flush()
+    }
+
     /// Writes the buffer out. On failure the buffer is dropped (its records are lost
     /// either way) and the error thrown.
     public func flush() throws(OutputError) {
+        if let timeOrder {
+            // Held, with the time of the stanza they are of.
+            timeOrder.keep(buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         guard let fileDescriptor else {
             if let transcript {
                 if !buffer.isEmpty { transcript.append(.output(buffer)) }

@@ -23,6 +23,8 @@ final class InputSearch<Sink: SearchSink> {
     /// `--since`, `--until`, asked of every stanza once the input is open (its
     /// modification time is what a time without a year is before), and `--time-format=iso`.
     var timeFilter: TimeFilter?
+    /// With `--merge`: the time of the last stanza of this input that had one.
+    private var mergeKey: DateTime?
     var name: String { input.name }
     var part: PartOfInput? { input.part }
 
@@ -100,7 +102,7 @@ final class InputSearch<Sink: SearchSink> {
                 return (0, true)
             }
         }
-        if options.since != nil || options.until != nil || options.isoTimes {
+        if options.since != nil || options.until != nil || options.isoTimes || options.merge {
             timeFilter = TimeFilter(options: options, reference: TimeFilter.reference(of: fd))
         }
         defer {
@@ -139,6 +141,11 @@ final class InputSearch<Sink: SearchSink> {
         if let sessionJIDs, source != nil {
             let jid = sessionJIDs.jid(after: stanza, in: source)
             source?.jid = jid
+        }
+        if options.merge, let timeFilter {
+            // (A stanza without a time stays after the one before it.)
+            if let instant = timeFilter.instant(of: source) { mergeKey = instant }
+            searcher.output?.beginStanza(at: mergeKey)
         }
         if options.isoTimes, let timeFilter { source = source.map(timeFilter.normalised) }
         searcher.unboundPrefixes.observe(stanza)

@@ -78,6 +78,9 @@ public struct SearchOptions {
     public var timeZone = TimeZoneChoice.local
     /// Print a log's times as ISO 8601 in ``timeZone`` rather than as written (`--time-format=iso`).
     public var isoTimes = false
+    /// Write the records of all inputs in the order of their stanzas' times, at
+    /// the end (`--merge`, ``TimeOrder``).
+    public var merge = false
     /// Follow the (one) file as it grows (`--follow`).
     public var follow = false
     /// Where relative paths are opened (`AT_FDCWD`: the working directory).
@@ -208,7 +211,7 @@ extension SearchOptions {
     /// end. Line-buffered output (results as stanzas arrive) and `--follow` are
     /// read in order; so are the options whose output carries state from one
     /// input to the next: context (`--` between groups, across files), `--pair`,
-    /// `--unanswered` and `--header` (one header before the first row of all the inputs).
+    /// `--unanswered`, `--merge` and `--header` (one header before the first row of all the inputs).
     ///
     /// An input is cut into parts only if a part need not know how many stanzas
     /// counted before it (`-m`, `-l`); a log's, only if neither their number
@@ -226,7 +229,7 @@ extension SearchOptions {
     /// reader that skipped the bind result. Inputs are still read at once: each
     /// has its own sessions.
     public func parallelism(for sink: any SearchSink) -> Parallelism {
-        guard !follow && context == nil && !pairs && !unanswered && !header else { return Parallelism() }
+        guard !follow && context == nil && !pairs && !unanswered && !header && !merge else { return Parallelism() }
         if tracksSessionJIDs {
             return Parallelism(inputs: threads > 1 && !lineBuffered)
         }

@@ -54,6 +54,7 @@ public final class Searcher {
         self.options = options
         self.sink = sink
         self.output = output
+        if options.merge { output?.timeOrder = TimeOrder() }
         self.diagnostics = diagnostics
         self.standardInput = standardInput
         evaluator = StanzaEvaluator(options: options, diagnostics: diagnostics)
@@ -106,11 +107,16 @@ public final class Searcher {
             }
             if sink.stopsAtFirstMatch && matched { return }
             // Ctrl-C: the records written so far are whole; a count would not be.
-            if Interruption.isRequested { try sink.flush(); return }
+            if Interruption.isRequested {
+                try sink.flush()
+                try output?.writeInTimeOrder()
+                return
+            }
         }
         try sink.endSearch(count: total)
         if let printed = sink.printedCount { matched = printed > 0 }
         try sink.flush()
+        try output?.writeInTimeOrder()
         unboundPrefixes.warnings.forEach(diagnostics.report)
         reportStatistics()
     }

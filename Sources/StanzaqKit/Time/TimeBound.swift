@@ -104,6 +104,13 @@ final class TimeFilter {
         return since.map { instant >= $0 } ?? true && until.map { instant <= $0 } ?? true
     }
 
+    /// The instant of the stanza's time, if it has one that is read (`--merge`).
+    func instant(of source: StanzaSource?) -> DateTime? {
+        if follows { rule.reference = Self.now }
+        guard let text = source?.time, let time = LogTime(text) else { return nil }
+        return rule.instant(of: time)
+    }
+
     /// The source with its time written as ISO 8601 in the zone (`--time-format=iso`);
     /// a time that is not read is left as written.
     func normalised(_ source: StanzaSource) -> StanzaSource {

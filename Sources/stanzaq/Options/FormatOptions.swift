@@ -32,6 +32,9 @@ struct FormatOptions: ParsableArguments {
     @Flag(name: [.customShort("n"), .customLong("stanza-number")], help: "Prefix each record with its stanza number (from 1, per input).")
     var stanzaNumber = false
 
+    @Flag(help: "Write the records of all inputs in the order of their stanzas' times (a log's), at the end; with -H.")
+    var merge = false
+
     @Flag(help: "Print datetimes as seconds since 1970.")
     var epoch = false
 
