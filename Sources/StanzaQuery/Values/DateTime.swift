@@ -121,26 +121,6 @@ private func pad(_ value: Int, _ width: Int) -> String {
     return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
 }
 
-private func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-private func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return isLeap(year) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-}
-
-// Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-private func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-}
-
 extension Int64 {
     fileprivate func floorDiv(_ divisor: Int64) -> Int64 {
         let quotient = self / divisor

@@ -208,13 +208,3 @@ struct TimeScanner {
         if copy.word(in: Self.weekdays) != nil, copy.eat(" ") { self = copy }
     }
 }
-
-func isLeapYear(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-func daysIn(month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return isLeapYear(year) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-}

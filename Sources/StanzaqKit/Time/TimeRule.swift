@@ -51,7 +51,7 @@ public final class TimeRule {
             (time.year, time.month, time.day) = date(of: reference, offset: time.offset)
             guard let candidate = civilInstant(time) else { return nil }
             if candidate <= reference { return candidate }
-            (time.year, time.month, time.day) = civilFromDays(daysFromCivil(time.year!, time.month!, time.day!) - 1)
+            (time.year, time.month, time.day) = civilFromDays(daysFromCivil(year: time.year!, month: time.month!, day: time.day!) - 1)
         } else if time.year == nil {
             time.year = date(of: reference, offset: time.offset).year
             guard let candidate = civilInstant(time) else { return nil }
@@ -93,7 +93,7 @@ public final class TimeRule {
     private func civilInstant(_ time: LogTime) -> DateTime? {
         guard let year = time.year, let month = time.month, let day = time.day,
               day <= daysIn(month: month, year: year) else { return nil }
-        let days = daysFromCivil(year, month, day)
+        let days = daysFromCivil(year: year, month: month, day: day)
         let naive = days * 86_400 + time.hour * 3600 + time.minute * 60 + time.second
         let offset = time.offset ?? zone.fixedOffset ?? localOffset(hour: days * 24 + time.hour, time, year, month, day)
         return DateTime(seconds: Int64(naive - offset), microseconds: Int32(time.microsecond))
@@ -130,26 +130,4 @@ extension Int64 {
         let quotient = self / divisor
         return self % divisor != 0 && (self < 0) != (divisor < 0) ? quotient - 1 : quotient
     }
-}
-
-// Howard Hinnant's algorithms between dates and days since 1970-01-01 (proleptic Gregorian calendar).
-func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-}
-
-func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-    let z = days + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let day = doy - (153 * mp + 2) / 5 + 1
-    let month = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
 }
