@@ -142,12 +142,14 @@ final class InputSearch<Sink: SearchSink> {
             let jid = sessionJIDs.jid(after: stanza, in: source)
             source?.jid = jid
         }
-        if options.merge, let timeFilter {
+        // The stanza's time, read once for --since, --until, --time-format and --merge.
+        let instant = timeFilter?.instant(of: source)
+        if options.merge {
             // (A stanza without a time stays after the one before it.)
-            if let instant = timeFilter.instant(of: source) { mergeKey = instant }
+            if let instant { mergeKey = instant }
             searcher.output?.beginStanza(at: mergeKey)
         }
-        if options.isoTimes, let timeFilter { source = source.map(timeFilter.normalised) }
+        if options.isoTimes, let timeFilter, let instant { source?.time = timeFilter.iso8601(instant) }
         searcher.unboundPrefixes.observe(stanza)
         searcher.statistics.stanzas += 1
         number += 1
@@ -157,7 +159,7 @@ final class InputSearch<Sink: SearchSink> {
         let place = StanzaPlace(file: name, number: number, source: source)
         // Left out by --direction, --since or --until: handled as a stanza going the other way.
         let otherDirection = direction.map { source?.direction != $0 } ?? false
-            || timeFilter.map { !$0.keeps(source, file: name, warn: evaluator.diagnostics.report(_:oncePer:)) } ?? false
+            || timeFilter.map { !$0.keeps(source, at: instant, file: name, warn: evaluator.diagnostics.report(_:oncePer:)) } ?? false
         if otherDirection && !sink.seesEitherDirection { return searcher.goesOn(sink) }
         do {
             if otherDirection || (limit.map { count >= $0 } ?? false) {

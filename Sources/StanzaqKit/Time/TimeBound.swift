@@ -83,17 +83,17 @@ final class TimeFilter {
         }
     }
 
-    /// Whether the stanza's time is inside the bounds (any time, where none is
-    /// asked); `warn` is given the warning, once, and the key that makes it once per input.
-    func keeps(_ source: StanzaSource?, file: String, warn: (Diagnostic, _ key: String) -> Void) -> Bool {
+    /// Whether the stanza's time, read once into `instant` (``instant(of:)``), is
+    /// inside the bounds (any time, where none is asked); `warn` is given the
+    /// warning, once, and the key that makes it once per input.
+    func keeps(_ source: StanzaSource?, at instant: DateTime?, file: String, warn: (Diagnostic, _ key: String) -> Void) -> Bool {
         guard since != nil || until != nil else { return true }
         guard let source else {
             if !warned { warn(.warning("\(file.shownFileName): XML input has no time: \(selects) none of its stanzas"), file + "\ntime") }
             warned = true
             return false
         }
-        if follows { rule.reference = Self.now }
-        guard let text = source.time, let time = LogTime(text), let instant = rule.instant(of: time) else {
+        guard let instant else {
             if !warned {
                 let what = source.time.map { "the stanza's time '\($0)' is not one stanzaq reads" } ?? "the stanza has no time"
                 warn(.warning("\(file.shownFileName): line \(source.line): \(what): \(selects) no such stanza"), file + "\ntime")
@@ -104,21 +104,17 @@ final class TimeFilter {
         return since.map { instant >= $0 } ?? true && until.map { instant <= $0 } ?? true
     }
 
-    /// The instant of the stanza's time, if it has one that is read (`--merge`).
+    /// The instant of the stanza's time, if it has one that is read: what
+    /// `--since`, `--until`, `--time-format=iso` and `--merge` take of it.
     func instant(of source: StanzaSource?) -> DateTime? {
         if follows { rule.reference = Self.now }
         guard let text = source?.time, let time = LogTime(text) else { return nil }
         return rule.instant(of: time)
     }
 
-    /// The source with its time written as ISO 8601 in the zone (`--time-format=iso`);
-    /// a time that is not read is left as written.
-    func normalised(_ source: StanzaSource) -> StanzaSource {
-        if follows { rule.reference = Self.now }
-        guard let text = source.time, let time = LogTime(text), let instant = rule.instant(of: time) else { return source }
-        var source = source
-        source.time = rule.iso8601(instant)
-        return source
+    /// `instant` as ISO 8601 in the zone (`--time-format=iso`).
+    func iso8601(_ instant: DateTime) -> String {
+        rule.iso8601(instant)
     }
 
     /// When `fd` was last changed if it is a file, else now: what a time without a year or a date is taken to be before.
