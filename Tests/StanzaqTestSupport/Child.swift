@@ -148,10 +148,7 @@ public final class Child {
 
     /// Reads the running child's peak memory (`VmHWM`, that of its program since `exec`).
     private func pollPeak() {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return }
-        polledPeakKiB = max(polledPeakKiB, kib)
+        if let kib = peakMemoryKiB(ofProcess: String(pid)) { polledPeakKiB = max(polledPeakKiB, kib) }
     }
 
     /// Whether the child is still running.

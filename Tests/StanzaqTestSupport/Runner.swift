@@ -32,13 +32,18 @@ public struct RunResult {
 
 /// The test process's own peak resident memory (VmHWM), in KiB: at exec, Linux
 /// raises a child's `ru_maxrss` to the peak of the address space it replaces,
-/// which is this process's (posix_spawn shares it until the exec). A child's
-/// peak is measured only while this stays below the bound checked; `make check`
-/// runs the command-line tests in a process of their own for that reason.
+/// which is this process's (posix_spawn shares it until the exec); ``Child``
+/// then reads the child's own peak while it runs.
 public func testProcessPeakMemoryKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
-    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+    peakMemoryKiB(ofProcess: "self") ?? 0
+}
+
+/// The peak resident memory (`VmHWM` of /proc/PROCESS/status), in KiB, of a
+/// running process (`self`, or a pid); `nil` once it has ended.
+func peakMemoryKiB(ofProcess process: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
 }
 
 /// Where a run's standard input comes from.
