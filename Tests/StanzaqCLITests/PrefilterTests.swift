@@ -83,6 +83,36 @@ final class PrefilterTests: CLITestCase {
                               windows: 7, read: "23797 of 157806")
     }
 
+    /// With one thread the windows are read by a plain loop: the process
+    /// starts no thread (`strace -f` sees no clone), and reads the same
+    /// windows as on two threads, which do start threads.
+    func testOneThreadStartsNoThread() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"),
+              (try? Runner.run(URL(fileURLWithPath: "/usr/bin/strace"), ["-o", "/dev/null", "true"], in: Runner.examples,
+                               environment: Runner.environment()).status) == 0 else {
+            throw XCTSkip("strace cannot trace here")
+        }
+        let scratch = try ScratchDirectory()
+        let text = try String(contentsOf: PackagePaths.file("Tests/Fixtures/real-logs/logs/slixmpp-time-alice.log"), encoding: .utf8)
+        let path = try scratch.write("slixmpp.log", String(repeating: text, count: 6)).path
+        for threads in ["1", "2"] {
+            let trace = scratch.url.appendingPathComponent("trace-\(threads)").path
+            let run = try Runner.run(URL(fileURLWithPath: "/usr/bin/strace"),
+                                     ["-f", "-qq", "-e", "trace=clone,clone3", "-o", trace, try Runner.requireBinary().path,
+                                      "--threads", threads, "-c", "/iq<type=error>@id", path],
+                                     in: scratch.url, environment: Runner.environment(["STANZAQ_PART_SIZE": "16384", "STANZAQ_DEBUG_PARTS": "1"]))
+            XCTAssertEqual(run.output, "12\n")
+            XCTAssertEqual(run.stderr, "stanzaq: debug: prefilter: 'error' (any case, a whole value), '&#': 7 windows, 23797 of 157806 bytes read\n"
+                           + "stanzaq: parts of \(path): 7 made, 7 kept\n")
+            let clones = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { $0.contains("clone") }
+            if threads == "1" {
+                XCTAssertEqual(clones, [], "--threads 1 started threads")
+            } else {
+                XCTAssertEqual(clones.count, 3, "a producer and two workers: \(clones)")
+            }
+        }
+    }
+
     /// `-c -e /iq<type=error>@id` on a real fixture (under
     /// Tests/Fixtures/real-logs) repeated `count` times: its count, and the
     /// debugging lines that say how many windows were read and that all were kept.

@@ -30,11 +30,12 @@ final class Job: @unchecked Sendable {
 
     let index: Int
     let work: Work
-    let transcript = Transcript()
+    let transcript: Transcript
 
-    init(index: Int, work: Work) {
+    init(index: Int, work: Work, transcript: Transcript = Transcript()) {
         self.index = index
         self.work = work
+        self.transcript = transcript
     }
 
     /// The transcript holds its search's sink, whose output holds the

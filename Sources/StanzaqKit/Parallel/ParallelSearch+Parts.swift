@@ -27,6 +27,7 @@ extension ParallelSearch {
 
     /// Adds a job, once fewer than `window` are waiting to be written; false once the search stopped.
     func make(_ work: Job.Work) -> Bool {
+        if let writer = inOrder { return runNow(work, writer: writer) }
         state.lock()
         defer { state.unlock() }
         while !stopped && unwritten >= window { state.wait() }

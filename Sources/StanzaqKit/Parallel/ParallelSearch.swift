@@ -47,6 +47,11 @@ final class ParallelSearch: @unchecked Sendable {
     let stopping = Atomic<Bool>(false)
     /// With -q: the first job known to have a stanza that counts; later ones are not wanted.
     let firstMatch = Atomic<Int>(Int.max)
+    /// The writer of jobs run as they are made (``runInOrder()``); `nil` on threads.
+    var inOrder: JobWriter?
+    /// In order: why writing failed, or whether `-q`'s match or Ctrl-C ended the search.
+    var failureInOrder: OutputError?
+    var endedEarly = false
 
     /// `nil` when one thread does as well: one thread asked for, line-buffered
     /// output, or a `single` input that cannot be cut into parts.
@@ -68,6 +73,8 @@ final class ParallelSearch: @unchecked Sendable {
     // MARK: - The calling thread: writing in order
 
     func run() throws(OutputError) {
+        // One thread, or output as it comes: the same jobs, run by a plain loop.
+        guard parallelism.inputs else { return try runInOrder() }
         StanzaReader.prepareForThreads()
         startThread(stackSize: 1 << 20) { [self] in produce() }
         for _ in 0..<threads {
@@ -82,77 +89,30 @@ final class ParallelSearch: @unchecked Sendable {
         stop()
     }
 
+    /// Writes the jobs in order, each as its worker appends to its transcript.
     func write() throws(OutputError) {
-        let sink = searcher.sink
-        var total = 0
-        var fileCount = 0
-        // The warnings said once per input, by the parts of the split file being written.
-        var saidOnce = Set<String>(), saidOnceFile: SplitFile?
+        let writer = JobWriter(self)
         while let job = nextToWrite() {
             defer { written(job) }
-            if job.splitFile == nil || job.splitFile !== saidOnceFile { (saidOnce, saidOnceFile) = ([], job.splitFile) }
-            if let file = job.splitFile, job.index > file.fellBackAt.load(ordering: .acquiring) {
-                // The file was read to its end by the reader that took over at an earlier part.
-                job.transcript.abandon()
-                continue
-            }
+            guard writer.begin(job) else { continue }
             while true {
                 let (segments, done) = job.transcript.take()
                 for segment in segments {
-                    switch segment {
-                    case .output(let bytes):
-                        do {
-                            try output.write(bytes)
-                        } catch {
-                            // (A closed pipe: whether the job's stanzas counted is still the exit status's.)
-                            stop()
-                            job.transcript.waitForEnd()
-                            if job.transcript.matched { searcher.matched = true }
-                            throw error
-                        }
-                    case .diagnostic(let line):
-                        try output.flush()
-                        searcher.diagnostics.write(line)
-                    case .diagnosticOnce(let key, let line):
-                        guard saidOnce.insert(key).inserted else { continue }
-                        try output.flush()
-                        searcher.diagnostics.write(line)
+                    do {
+                        try writer.write(segment)
+                    } catch {
+                        // (A closed pipe: whether the job's stanzas counted is still the exit status's.)
+                        stop()
+                        job.transcript.waitForEnd()
+                        if job.transcript.matched { searcher.matched = true }
+                        throw error
                     }
                 }
                 if done { break }
             }
-            let transcript = job.transcript
-            if transcript.matched { searcher.matched = true }
-            if transcript.failed { searcher.failed = true }
-            if let prefixes = transcript.unboundPrefixes { searcher.unboundPrefixes.formIntersection(prefixes) }
-            if let jobSink = transcript.sink { sink.absorb(jobSink) }
-            searcher.statistics += transcript.statistics
-            switch job.work {
-            case .file:
-                searcher.statistics.noteInput(count: transcript.count)
-                total += transcript.count
-            case .message:
-                total += transcript.count
-            case .part, .windows:
-                fileCount += transcript.count
-                total += transcript.count
-            case .end(let file):
-                searcher.statistics.noteInput(count: fileCount)
-                searcher.statistics.bytes += file.size
-                if options.reportsParts { reportParts(of: file) }
-                if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
-                    try sink.endInput(InputPart(path: file.path).name, count: fileCount)
-                }
-                fileCount = 0
-            }
-            if sink.stopsAtFirstMatch && searcher.matched { return }
-            // Ctrl-C: the records written so far are whole; a count would not be.
-            if Interruption.isRequested { try sink.flush(); return }
+            guard try writer.end(job) else { return }
         }
-        try sink.endSearch(count: total)
-        try sink.flush()
-        searcher.unboundPrefixes.warnings.forEach(searcher.diagnostics.report)
-        searcher.reportStatistics()
+        try writer.endSearch()
     }
 
     func nextToWrite() -> Job? {
@@ -304,7 +264,9 @@ final class ParallelSearch: @unchecked Sendable {
         jobOptions.each = options.each?.copyForAnotherThread()
         jobOptions.wheres = options.wheres.map { $0.copyForAnotherThread() }
         jobOptions.threads = 1
-        let sink = jobOptions.makeSink(output: Output(transcript: transcript))
+        let jobOutput = Output(transcript: transcript)
+        jobOutput.lineBuffered = inOrder != nil && output.lineBuffered
+        let sink = jobOptions.makeSink(output: jobOutput)
         let jobSearcher = Searcher(options: jobOptions, sink: sink, diagnostics: Diagnostics(transcript: transcript),
                                    standardInput: searcher.standardInput)
         let index = job.index, file = job.splitFile

@@ -5,7 +5,9 @@
 ///
 /// The piece being written out (the head) is handed over as it comes; any
 /// other piece that holds more than ``limit`` bytes waits until it is the head,
-/// which bounds the memory of pieces waiting their turn.
+/// which bounds the memory of pieces waiting their turn. A piece run when its
+/// turn has come (``ParallelSearch/runInOrder()``) passes each segment on as
+/// it is appended, holding nothing.
 final class Transcript: @unchecked Sendable {
     enum Segment {
         case output([UInt8])
@@ -37,11 +39,38 @@ final class Transcript: @unchecked Sendable {
     /// The piece's sink, for what it keeps until the end (``SearchSink/absorb(_:)``).
     var sink: (any SearchSink)?
 
+    /// Where each segment goes as it is appended, for a piece whose turn has
+    /// come, and what is told if that fails.
+    private let passOn: ((Segment) throws(OutputError) -> Void)?
+    private let passingFailed: (() -> Void)?
+    /// Why passing a segment on failed (what follows is dropped).
+    private(set) var passingFailure: OutputError?
+
     init(unbounded: Bool = false) {
         self.unbounded = unbounded
+        passOn = nil
+        passingFailed = nil
+    }
+
+    /// A transcript that passes each segment on at once; `failed` is called
+    /// if that fails, and what follows is dropped.
+    init(passingOn: @escaping (Segment) throws(OutputError) -> Void, failed: @escaping () -> Void) {
+        unbounded = true
+        passOn = passingOn
+        passingFailed = failed
     }
 
     func append(_ segment: Segment) {
+        if let passOn {
+            guard passingFailure == nil else { return }
+            do {
+                try passOn(segment)
+            } catch {
+                passingFailure = error
+                passingFailed?()
+            }
+            return
+        }
         let size: Int
         switch segment {
         case .output(let bytes): size = bytes.count
