@@ -12,10 +12,10 @@ int32_t stanzaq_sha256(const uint8_t *data, size_t length, uint8_t digest[32]) {
 const char *stanzaq_sha256_error(void) { return ""; }
 #else
 // OpenSSL's libcrypto, loaded when first needed: one query in many uses
-// `|uuidcast`, and loading libcrypto (relocating its 21,000 pointers) at every
-// start cost two thirds of a millisecond, a quarter of what xmllint takes to
-// start. The soname is that of the OpenSSL whose headers stanzaq is built
-// with (libcrypto.so.3); packages declare it (packaging/deb/make-deb.sh).
+// `|uuidcast`, and loading libcrypto (relocating its many pointers) at every
+// start slowed every start-up, for the few runs that need it. The soname is
+// that of the OpenSSL whose headers stanzaq is built with (libcrypto.so.3);
+// packages declare it (packaging/deb/make-deb.sh).
 #include <dlfcn.h>
 #include <pthread.h>
 #include <openssl/opensslv.h>

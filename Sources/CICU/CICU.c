@@ -6,8 +6,8 @@
 #include <unicode/utypes.h>
 
 // ICU's regular expressions are in libicui18n, which nothing else in stanzaq
-// needs: loading it (and relocating its 7,000 pointers) at every start cost
-// about a millisecond, a third of what xmllint takes to start. On Linux it is
+// needs: loading it (and relocating its pointers) at every start was a large
+// part of a start-up, paid by every search without a `~` filter. On Linux it is
 // loaded on the first expression compiled (dlopen, by the soname of the ICU the
 // headers belong to, libicui18n.so.72); libicuuc, which libxml2 loads anyway, is
 // linked. Elsewhere (macOS: ICU from Homebrew, outside dlopen's search path)

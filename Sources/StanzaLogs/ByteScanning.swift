@@ -22,15 +22,15 @@ extension UnsafeBufferPointer where Element == UInt8 {
         guard from >= 0, count - from >= length, let base = baseAddress else { return nil }
         // CByteSearch's search, sixteen places at a time by the needle's first and
         // last bytes: memchr for the first byte stopped at every `:` of a time stamp
-        // before nbxmpp's `::::: DATA ` (645 instructions a line, callgrind).
+        // before nbxmpp's `::::: DATA `, a call for each.
         let found = stanzaq_find_literal(base, from, count, needle.utf8Start, length, 0)
         return found < count ? found..<(found + length) : nil
     }
 
     /// Whether the bytes at `offset` are `prefix`.
     // (Inlined, a comparison with a literal is a few compares of bytes known at
-    // compile time; a call of memcmp cost 40 instructions, and a Prosody log line
-    // asks this six times, callgrind.)
+    // compile time; a call of memcmp costs more than the comparison, and a
+    // Prosody log line asks this several times.)
     @inline(__always)
     func has(_ prefix: StaticString, at offset: Int = 0) -> Bool {
         let length = prefix.utf8CodeUnitCount
@@ -95,8 +95,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
 func leadingTimestamp(in line: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Range<Int>? {
     var index = start
     // (The index is passed in, not captured: a local captured by a nested
-    // function is checked for exclusive access at run time at every call, 6% of
-    // reading the windows of a slixmpp log, callgrind.)
+    // function is checked for exclusive access at run time at every call, and
+    // this is called for every line of a log.)
     func digits(_ n: Int, _ index: inout Int) -> Bool {
         guard index + n <= line.count else { return false }
         for offset in 0..<n where !isASCIIDigit(line[index + offset]) { return false }

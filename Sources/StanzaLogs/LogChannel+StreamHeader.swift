@@ -7,8 +7,8 @@ extension LogChannel {
     /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
     static func streamHeader(namespace: String?, defaultNamespace: String?) -> [UInt8] {
         // (The usual two made once: a channel is made for each session in each
-        // window of a selective search, and building the String cost 1,100
-        // instructions each, 5% of reading the windows of tshark's output, callgrind.)
+        // window of a selective search, and building the String each time was a
+        // noticeable part of reading the windows of tshark's output.)
         guard let namespace, defaultNamespace == nil else { return headerWithoutNamespace }
         if namespace == "jabber:client" { return clientHeader }
         return makeStreamHeader(namespace: namespace)
@@ -22,7 +22,7 @@ extension LogChannel {
         // stanzas use without declaring them: `stream:` and dialback's `db:`.
         var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns:db='jabber:server:dialback'"
         if var namespace {
-            // (Foundation's replacing cost 51,000 instructions a header, callgrind: only where needed.)
+            // (Foundation's replacing is slow: only where needed.)
             if namespace.utf8.contains(where: { $0 == 0x26 || $0 == 0x27 || $0 == 0x3C }) {
                 namespace = namespace.replacing("&", with: "&amp;").replacing("'", with: "&apos;")
                     .replacing("<", with: "&lt;")

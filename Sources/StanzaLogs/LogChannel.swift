@@ -19,7 +19,7 @@ final class LogChannel {
     }
 
     // Marked @exclusivity(unchecked) where read and written for every record (as in
-    // LogReader): nothing accesses them re-entrantly, and the checks cost (callgrind).
+    // LogReader): nothing accesses them re-entrantly, and the checks cost time.
     /// The stream's default namespace.
     private(set) var namespace: String? {
         didSet { header = Self.streamHeader(namespace: namespace, defaultNamespace: defaultNamespace) }
@@ -29,10 +29,9 @@ final class LogChannel {
     let childSelection: ChildSelection?
     /// The reader, made when the channel is first fed: most channels of a log whose
     /// records are kept and read together (``WholeRecordBatch``) are never fed, and
-    /// making a reader (a libxml2 parser fed a stream's header) cost 121,000
-    /// instructions, for each direction of each session in each part of a log
-    /// read in parallel (callgrind). Until then the channel is as a fresh one:
-    /// between stanzas, holding nothing.
+    /// making a reader is costly (a libxml2 parser fed a stream's header), for each
+    /// direction of each session in each part of a log read in parallel. Until
+    /// then the channel is as a fresh one: between stanzas, holding nothing.
     @exclusivity(unchecked) var madeReader: StanzaReader?
     /// The start of the stream its reader reads in (it declares the `stream` prefix
     /// and the stream's default namespace): made again only when the namespace changes.

@@ -180,7 +180,7 @@ public final class LogCutScanner {
         guard let declared, let declared else { return }
         // (Written only if it changes: the parts' starts share the dictionary, which a
         // write copies whole, and a log's sessions declare the same namespace again
-        // and again, callgrind.)
+        // and again.)
         let namespace = declared.isEmpty || declared == channel.first ? nil : declared
         if namespaces[channel.key] != namespace { namespaces[channel.key] = namespace }
     }
@@ -215,8 +215,8 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
     /// Where `needle` first occurs at or after `from`: over a whole part of a
     /// log, not a line (CByteSearch's search of many bytes at once, AVX2's 32
-    /// where the processor has it: SSE2's 16 cost half the instructions of the
-    /// producer of a parallel read of nbxmpp's log, callgrind).
+    /// where the processor has it: with SSE2's 16, this search was much of the
+    /// work of the producer of a parallel read).
     func offset(of needle: StaticNeedle, from: Int) -> Int? {
         guard let base = baseAddress, from < count else { return nil }
         var described = needle.described
@@ -228,8 +228,9 @@ extension UnsafeBufferPointer where Element == UInt8 {
 
 /// A literal of the code, described for ``stanzaq_find_literals`` once (its
 /// two rarest bytes chosen, ``stanzaq_needle_make``) rather than at each
-/// search: 500 instructions a search, 2% of the producer of a parallel read of
-/// tshark's output, which searches for each stream header (callgrind).
+/// search: the producer of a parallel read of tshark's output searches for
+/// each stream header, and describing the needle at each search was a
+/// noticeable part of it.
 struct StaticNeedle: @unchecked Sendable {   // (its bytes are a StaticString's: immutable, never freed)
     let described: stanzaq_needle
 

@@ -76,7 +76,7 @@ public struct LogCutLog: Sendable {
 public final class LogCutState {
     /// The channels made, each with its recent whole stanzas' top tags: looked
     /// through in place (a log interleaves a few sessions; hashing a key for every
-    /// operation cost most of this check, callgrind).
+    /// operation cost most of this check).
     private var keys: [LogReader.ChannelKey] = []
     /// Whether each channel logged whole stanzas (its start tags alone are not reported).
     private var logsWhole: [Bool] = []

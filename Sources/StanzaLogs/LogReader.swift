@@ -29,8 +29,8 @@ public final class LogReader {
     public typealias Handler = (Element, StanzaSource) -> Bool
 
     // The state read and written for every line is marked @exclusivity(unchecked):
-    // nothing accesses it re-entrantly, and the run-time checks cost 5% of reading
-    // a Prosody log (callgrind, `body#`), as in the XML reader.
+    // nothing accesses it re-entrantly, and the run-time checks, at every line,
+    // slowed reading a log, as in the XML reader.
 
     /// The format being read: the one named, or the one detected (`nil` until then).
     @exclusivity(unchecked) public internal(set) var format: LogFormat? {

@@ -4,9 +4,8 @@
 ///
 /// A search that skips what cannot match reads a log in small windows, each by
 /// a reader of its own; making and freeing those XML readers (a libxml2 parser
-/// and its dictionary each) was most of what a window cost beside its bytes
-/// (callgrind: some 250,000 instructions of about 370,000 a window of a Prosody
-/// log). Any reader of a stream of the same namespace reads a record of whole
+/// and its dictionary each) was most of what a window cost beside its bytes.
+/// Any reader of a stream of the same namespace reads a record of whole
 /// stanzas the same (``WholeRecordBatch``), so the next window's reader takes them up.
 public struct LogReaderScratch {
     let batch: WholeRecordBatch

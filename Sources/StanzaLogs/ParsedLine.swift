@@ -122,7 +122,7 @@ struct ParsedLine {
     /// What only some lines have, out of line: a line of a Prosody log (a header
     /// in place, no decoding) is then copied as plain bytes. Held inline, the
     /// decoded data and the header (a source with its texts) made every copy of a
-    /// line a call that retained and released them: 300 instructions a line, callgrind.
+    /// line a call that retained and released them, for every line of a log.
     private final class Extra {
         let decoded: [UInt8]?
         let header: RecordHeader?

@@ -6,8 +6,8 @@ import StanzaXML
 /// stanzas, for the channels of the next reader a search makes
 /// (``LogReaderScratch``): a window of a log read by a reader of its own made a
 /// reader for each direction of each session in it, and making one (a libxml2
-/// parser fed a stream's header) and freeing it cost some 70,000 instructions,
-/// a fifth of a window of a slixmpp log (callgrind). A channel of the same
+/// parser fed a stream's header) and freeing it was a large part of what a
+/// window cost. A channel of the same
 /// stream header takes one up where it is: between stanzas, holding nothing
 /// but the blanks between them, it reads on as a reader made afresh does.
 final class SpareReaders {

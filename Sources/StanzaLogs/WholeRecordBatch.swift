@@ -8,8 +8,8 @@ import StanzaXML
 ///
 /// Read as they come, each record is a call of libxml2 for its own channel's
 /// reader, between the log's parsing of the lines around it: on a Prosody
-/// debug log that cost 1.4 times the instructions of the same stanzas as XML,
-/// and five times the instruction-cache misses (callgrind, cachegrind). Kept
+/// debug log that cost more than the same stanzas as XML, the code of both
+/// falling out of the processor's cache in turn. Kept
 /// here instead, a run of such records is read at once, each by a reader of its
 /// stream's namespace shared by all channels: the parsing code stays hot.
 ///
@@ -38,8 +38,7 @@ final class WholeRecordBatch {
 
     // The state written for every record and every stanza is marked
     // @exclusivity(unchecked), as the log reader's is (LogReader.swift): nothing
-    // accesses it re-entrantly, and the run-time checks were about 1.5% of
-    // reading a Prosody log (callgrind, `body#`).
+    // accesses it re-entrantly, and the run-time checks slowed reading a log.
 
     /// A line that continues a record: where its line break is in ``data``, and
     /// the line and column of the log where its data starts.

@@ -7,8 +7,8 @@
 ///
 /// For `body#`, only `<body>` is built of a message, not its `<delay/>`, `<x/>`
 /// or `<thread/>`; for a data-form query on `{…disco#info}query`, only that
-/// element of an `<iq/>` (callgrind: most of the work of reading whole stanzas
-/// is building and freeing elements no query looks at).
+/// element of an `<iq/>` (most of the work of reading whole stanzas is
+/// building and freeing elements no query looks at).
 public struct ChildSelection: Sendable {
     /// What a segment's name test keeps.
     package enum NameTest: Sendable {

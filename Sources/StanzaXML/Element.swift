@@ -69,8 +69,8 @@ public final class Element {
     @exclusivity(unchecked) public internal(set) var inheritedDeclarations: [NamespaceDeclaration] = []
     /// Elements and text runs in document order.
     // Unchecked: the reader appends to it once per element and text run, and the
-    // run-time exclusivity check was most of the cost of doing so (callgrind,
-    // `body#` over the corpus). Nothing accesses it re-entrantly.
+    // run-time exclusivity check was most of the cost of doing so. Nothing
+    // accesses it re-entrantly.
     @exclusivity(unchecked) public internal(set) var children: [Node] = []
     /// The element this one is a child of; `nil` for a stanza root.
     // Unchecked, as `children`: set once per element by the reader.

@@ -6,12 +6,12 @@ import CLibXML2
 ///
 /// The slot is taken from the top bits of the pointer times a large odd
 /// constant (Fibonacci hashing): the dictionary packs short names a few bytes
-/// apart, so the pointer's low bits alone sent neighbours to one slot, and a
-/// third of the lookups missed (callgrind, `body#` over the corpus).
+/// apart, so the pointer's low bits alone sent neighbours to one slot, and
+/// many lookups missed.
 ///
 /// The slots are memory of its own, not two arrays: a reader that reads a few
-/// stanzas (one of a window of a log) paid about 30,000 instructions to
-/// destroy an array of 1024 strings, most of them never set (callgrind).
+/// stanzas (one of a window of a log) paid dearly to destroy an array of
+/// 1024 strings, most of them never set.
 final class NameCache {
     private static let slots = 1024
     private static let slotShift = UInt(UInt.bitWidth - 10)   // log2(slots) top bits

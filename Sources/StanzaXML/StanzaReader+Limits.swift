@@ -18,8 +18,8 @@ extension StanzaReader {
     public static let maximumTextLength = 10_000_000
     /// An element may have this many attributes at most, its namespace
     /// declarations included: libxml2 spends time quadratic in their number on
-    /// each start tag (300,000 attributes took 100 seconds), and a start tag
-    /// with more is refused before libxml2 reads it.
+    /// each start tag, and a start tag with more is refused before libxml2
+    /// reads it.
     public static let maximumAttributesPerElement = 1024
     /// A stanza may have this many elements at most (its root included), built or not.
     public static let maximumStanzaElements = 500_000

@@ -5,7 +5,7 @@ import CLibXML2
 ///
 /// A sequence is not one XML document, and each of its elements used to get a
 /// parser of its own: a dictionary created, zeroed and freed per stanza, which
-/// cost four times what the same stanzas cost inside a stream. Now, once a
+/// cost far more than the same stanzas cost inside a stream. Now, once a
 /// top-level element has ended cleanly and another one follows, the elements
 /// from there on are read as the children of a start tag of the reader's own
 /// (``sequenceHeader``), as a stream's stanzas are: their depth, positions,

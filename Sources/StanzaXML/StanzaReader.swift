@@ -55,8 +55,8 @@ public final class StanzaReader {
     }
 
     // Written for every stanza handed out, and read by the handlers: never
-    // accessed re-entrantly, and the run-time checks cost 2% of reading a log,
-    // whose every record is a feed of its own (callgrind, `body#`).
+    // accessed re-entrantly, and the run-time checks cost time, most in reading
+    // a log, whose every record is a feed of its own.
     /// How many stanzas have been handed to the handler so far.
     @exclusivity(unchecked) public internal(set) var stanzaCount = 0
     /// The 1-based input line where the stanza being handed to the handler

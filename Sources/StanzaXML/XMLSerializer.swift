@@ -193,7 +193,7 @@ private func appendName(_ prefix: String?, _ name: String, to out: inout [UInt8]
 }
 
 /// Appends a string's UTF-8 at once (`append(contentsOf: string.utf8)` goes
-/// through the generic sequence path, a tenth of printing stanzas whole).
+/// through the generic sequence path, a byte at a time).
 @inline(__always)
 private func appendUTF8(_ string: String, to out: inout [UInt8]) {
     if string.utf8.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil {
@@ -205,7 +205,7 @@ private func appendUTF8(_ string: String, to out: inout [UInt8]) {
 /// newlines too, so that the element stays on one line (`--compact`).
 ///
 /// Runs of bytes that need no escape are appended at once: byte by byte, this
-/// was a third of printing stanzas whole (callgrind, `-s` over the corpus).
+/// was much of the work of printing stanzas whole.
 func appendEscaped(_ string: String, quote: UInt8?, to out: inout [UInt8], newlines: Bool = false) {
     // Which bytes are escaped, as bits of a mask (they are all below 64): one
     // comparison and one shift per byte.

@@ -68,7 +68,7 @@ extension String {
     public var fileSystemPath: [CChar] {
         // A raw byte's scalar (U+10FF80…) is written F4 8F BE/BF xx: without
         // a 0xF4, the name's bytes are its UTF-8 (and the scalar by scalar
-        // copy below, 44,000 instructions a name, callgrind, is not needed).
+        // copy below, slow for every name, is not needed).
         if !utf8.contains(0xF4) {
             var bytes = utf8.map { CChar(bitPattern: $0) }
             bytes.append(0)

@@ -3,10 +3,10 @@ import StanzaqKit
 
 // A command line of operands only — `stanzaq QUERY FILE…`, as shell loops and
 // `find -exec` run it thousands of times — is made here without ArgumentParser,
-// whose reflection over the command's sixty options was three quarters of a
-// start-up (perf: swift_conformsToProtocol and metadata instantiation under
-// ArgumentSet, three times a parse). Every option is as parsing leaves it when
-// it is not given; OperandsOnlyTests compares the two for every group.
+// whose reflection over the command's sixty options (its protocol conformances
+// looked up and its metadata made, three times a parse) was most of a start-up.
+// Every option is as parsing leaves it when it is not given; OperandsOnlyTests
+// compares the two for every group.
 
 extension StanzaqCommand {
     /// The command for `arguments` if none of them is an option (each is `-`

@@ -8,8 +8,8 @@
 
 /* libedit for the REPL's line editor. On Linux it is loaded when the REPL
  * first needs it (CLibEdit.c): a search never edits a line, and loading
- * libedit with its libraries at every start cost a tenth of stanzaq's
- * start-up. Swift calls these wrappers, never libedit's own functions (which
+ * libedit with its libraries at every start slowed every start-up for
+ * nothing. Swift calls these wrappers, never libedit's own functions (which
  * are declared by <histedit.h> for its types, and not linked on Linux).
  * el_set() and history() are variadic, which Swift cannot call: the wrappers
  * take the few forms stanzaq uses. */

@@ -92,9 +92,9 @@ extension EjabberdLogParser: LogFormatDefinition {
     /// A needle found in another message (ejabberd's debugging terms of the
     /// stanzas it routes) is not the data of a record. (The marks are a `>` that
     /// ends a line, the check wants `>>`: searched for by its two rarest bytes,
-    /// `>>\n` was searched for by `>>`, which ejabberd's debugging terms hold a
-    /// hundred thousand times in 10 MB, against a few thousand lines that end
-    /// with `>`; checking those candidates was a third of a selective search, callgrind.)
+    /// `>>\n` was searched for by `>>`, which ejabberd's debugging terms hold
+    /// far more often than lines end with `>`; checking those candidates was
+    /// much of a selective search.)
     static let recordSpelling: RecordSpelling? = RecordSpelling(
         spellings: { ErlangTermSpelling.spellings($0) },
         marks: [Array(">\n".utf8), Array(">\r\n".utf8)],

@@ -38,7 +38,7 @@ final class NbxmppLogParser: LogLineParser {
             return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
         }
         // (Places in the line, as Prosody's parser gives: a header with Strings
-        // made the records' lines the dearest to parse of a window, callgrind.)
+        // made the records' lines the dearest to parse of a window.)
         var header = LineHeader(shape: .stream)
         if line.has("SENT", at: marker.upperBound) { header.direction = .outgoing }
         else if line.has("RECEIVED", at: marker.upperBound) { header.direction = .incoming }

@@ -22,8 +22,8 @@ final class SlixmppLogParser: LogLineParser {
             return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
         }
         // (Places in the line, as nbxmpp's parser gives: a header with a String of
-        // the time was half of the producer's work in a selective search, where the
-        // lines around a window's start are parsed to find where a part may start, callgrind.)
+        // the time was much of the producer's work in a selective search, where the
+        // lines around a window's start are parsed to find where a part may start.)
         var header = LineHeader(shape: .wholeStanzas)
         header.direction = found.direction
         header.time = leadingTimestamp(in: line) ?? leadingTimestamp(in: line, from: line.skippingBlanks(from: 0))

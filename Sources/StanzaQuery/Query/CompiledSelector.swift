@@ -125,9 +125,9 @@ struct CompiledFilter {
 
 /// The answers of one `~` filter for the last few short values it was
 /// matched against: attribute values such as `type='chat'` repeat from stanza
-/// to stanza, and a comparison costs far less than a match (callgrind: a
-/// tenth). Only matches and misses are kept, never an abandoned match, so
-/// that the answers are the ones matching gives. One per thread (not locked).
+/// to stanza, and a comparison costs far less than a match. Only matches and
+/// misses are kept, never an abandoned match, so that the answers are the ones
+/// matching gives. One per thread (not locked).
 final class RegexAnswers {
     private var values: [String] = []
     private var answers: [Bool] = []

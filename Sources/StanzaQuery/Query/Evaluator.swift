@@ -19,7 +19,7 @@ extension Query {
         var elementBytes: [ObjectIdentifier: Int] = [:]
         let repeats = hasParentStep
         // (Passed inline, so the closure does not escape and the variables it
-        // changes need no run-time exclusivity checks: one per stanza, callgrind.)
+        // changes need no run-time exclusivity checks, one per stanza.)
         try evaluatePath(on: context, strict: strict, limits: limits) { (value: QueryValue) -> Bool in
             if repeats, case .element(let element) = value {
                 let id = ObjectIdentifier(element)
@@ -64,7 +64,7 @@ extension Query {
         // `..` keeps duplicates: an element reached a thousand times is a result
         // a thousand times. Its result is made once and shared (a string or a
         // map built per duplicate multiplied memory: `{*}*/..#` on an element
-        // with 1 MB of text in two runs and 1,000 children took 1 GB).
+        // with much text and many children held that text once per child).
         var made: [ObjectIdentifier: QueryValue?] = [:]
         for node in try select(from: context, limits: limits) {
             let value: QueryValue?

@@ -165,7 +165,7 @@ private final class MatchProgress {
     func tick() -> Bool { !expired() }
 
     /// At every position a match is tried at: whether to go on. (The clock is
-    /// read every 64 positions: every one would double the cost of short matches.)
+    /// read every 64 positions: read at every one, it would cost as much as a short match.)
     func position() -> Bool {
         positions &+= 1
         return positions & 63 != 0 || !expired()

@@ -260,7 +260,7 @@ public final class Query {
         let checkAll = strict && syntax.conversion != nil
         if !checkAll && !hasParentStep && !hasAnyDepthStep {
             // The first result of a path that only descends, found without the
-            // closures of `evaluate` (a third of the cost of `-e` rows, callgrind).
+            // closures of `evaluate` (much of the cost of `-e` rows).
             return try firstResult(on: element, strict: strict, limits: limits)
         }
         var first: QueryValue?

@@ -23,8 +23,8 @@ public enum QueryValue {
     /// `@@`: every attribute in document order, `xmlns` (the element's namespace) first.
     case attributes([KeyValue])
     /// `%field` / `&field`: a description of a data-form field.
-    // Indirect: inline, its seven fields made every value ~90 bytes, copied and
-    // destroyed through value witnesses on every result (callgrind, `-e` rows).
+    // Indirect: inline, its seven fields made every value large, copied and
+    // destroyed through value witnesses on every result.
     indirect case field(FieldDescription)
 }
 

@@ -124,7 +124,7 @@ public struct RecordFormatter {
     func writeRow(file: String, stanza: Int, source: StanzaSource? = nil, values: [QueryValue?], into out: inout [UInt8]) {
         if format != .json {
             // What writeEnvelope writes around a text row, without its closure
-            // (which copied the formatter for every row: callgrind, `-e` rows).
+            // (which copied the formatter for every row).
             writePrefixes(file: file, stanza: stanza, mark: UInt8(ascii: ":"), into: &out)
             // The fields lead the row, as columns.
             for field in fields {

@@ -18,8 +18,8 @@ final class LogWindows {
     var recordPrefix: RecordPrefix?
     /// The log's bytes from ``base`` on, as far as they have been read: memory
     /// of its own, read into as it is (an array was zeroed before every read,
-    /// and moved down whenever a block was forgotten: 17 of 91 million
-    /// instructions of the windows of 10 MB of a Prosody log, callgrind).
+    /// and moved down whenever a block was forgotten, much of the work of
+    /// reading the windows of a log).
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
@@ -84,8 +84,8 @@ final class LogWindows {
     private func read(to offset: Int) {
         guard readTo < min(offset, size) else { return }
         // At least a search step's worth at a time, four times over: the searches
-        // and the walks around hits asked for a few kB each, 11,000 reads of a
-        // 100 MB nbxmpp log (strace), seven times as many calls as needed.
+        // and the walks around hits asked for a few kB each, many more calls
+        // than needed.
         let target = min(max(offset, readTo + 4 * step), size)
         let wanted = target - readTo
         if count + wanted > capacity {

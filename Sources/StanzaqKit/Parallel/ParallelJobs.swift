@@ -114,8 +114,8 @@ final class LogCuts: @unchecked Sendable {
     /// waiting: now if the parts before it are checked, else by the thread that
     /// submits the last of them; `then` is called with whether the part is kept,
     /// on that thread, outside the lock. (A worker that waited for the part
-    /// before, read by the other, idled a core whenever the producer took one:
-    /// a tenth of a parallel read of nbxmpp's log.) A part submitted after one
+    /// before, read by the other, idled a core whenever the producer took one.)
+    /// A part submitted after one
     /// failed is not kept, whatever its place.
     func submit(part index: Int, _ log: LogCutLog?, clean: Bool, then: @escaping (Bool) -> Void) {
         condition.lock()

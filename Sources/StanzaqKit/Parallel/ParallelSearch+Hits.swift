@@ -23,10 +23,9 @@ extension ParallelSearch {
     // small to skip often.
 
     /// Windows closer than this (4 kB) are read as one, with what lies between:
-    /// a window's reader costs about as much as reading that much more
-    /// (callgrind: some 700,000 instructions a window, most of them making and
-    /// freeing its readers' libxml2 parsers; 16 kB read twice the bytes of a
-    /// Prosody log for as many windows less).
+    /// a window's reader (making and freeing its libxml2 parsers) costs about
+    /// as much as reading that much more; joining further read more bytes than
+    /// it saved in windows.
     var hitWindowJoin: Int { options.partSize / 64 }
     /// The bytes read at the start and end of a log whatever they hold (4 kB).
     var hitWindowEdge: Int { max(options.partSize / 64, 1) }
@@ -34,8 +33,8 @@ extension ParallelSearch {
     /// hits is read in parts of about this size.
     var hitWindowLimit: Int { 4 * options.partSize }
     /// The windows of one job hold about this much (256 kB): a job each would
-    /// cost more in threads handing over work than their reading (perf: five
-    /// context switches a window).
+    /// cost more in threads handing over work than their reading (context
+    /// switches for every window).
     var batchLimit: Int { options.partSize }
 
     /// `firstWindow`: where the first window may end at the earliest (past the

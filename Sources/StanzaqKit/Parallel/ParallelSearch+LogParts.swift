@@ -49,12 +49,12 @@ extension ParallelSearch {
         let file = parts.file
         let scanner = LogCutScanner(format: parts.format)
         // Parts four times as large as an XMPP stream's: a part's reader makes a
-        // reader for each direction of each session again (callgrind: 6% more
-        // instructions at 256 KB parts).
+        // reader for each direction of each session again, and smaller parts make
+        // more of them.
         let partSize = 4 * options.partSize
         // Each part's bytes are read straight into its array, a part's worth at once
-        // (appending each block read copied all 100 MB once more, 2% of a search's
-        // time, perf); a part that needs more grows as before.
+        // (appending each block read copied the whole log once more); a part that
+        // needs more grows as before.
         var buffer = filled(first[...], source, at: first.count, size: partSize + blockSize)
         var readTo = buffer.count
         // Where the part in `buffer` ends: the start of the first line at or after
@@ -93,7 +93,7 @@ extension ParallelSearch {
                 parts.rereadRest()
                 break cutting
             }
-            // (From a buffer pointer: a memcpy, where Array's append went byte by byte, callgrind.)
+            // (From a buffer pointer: a memcpy, where Array's append went byte by byte.)
             if buffer.capacity < buffer.count + more.count { buffer.reserveCapacity(2 * partSize + 2 * blockSize) }
             more.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
             readTo += more.count

@@ -133,7 +133,7 @@ extension ParallelSearch {
         var scanner = scanner
         // Room for a whole part and the block read past its end, so that the
         // blocks appended to it are copied once (growing it copied all before
-        // each time: 2% of a search's instructions, callgrind).
+        // each time).
         let partCapacity = options.partSize + 2 * blockSize
         buffer.reserveCapacity(partCapacity)
         var offset = 0, readTo = buffer.count, line = 1, before = 0

@@ -165,9 +165,8 @@ final class ParallelSearch: @unchecked Sendable {
     /// As ``isUnwanted(_:)``, from the job's index and file taken out once: the
     /// check runs between every two stanzas, and copying the job's work (its
     /// part's arrays) and retaining this object each time changed reference
-    /// counts that every worker shares (perf: about 5% of the CPU time of
-    /// `body#` with two threads, in swift_retain, swift_release and
-    /// swift_unownedRetainStrong).
+    /// counts that every worker shares (its retains and releases, between every
+    /// two stanzas, slowed every thread).
     func isUnwanted(_ index: Int, in file: SplitFile?) -> Bool {
         if stopping.load(ordering: .relaxed) || index > firstMatch.load(ordering: .relaxed) { return true }
         if let file, index > file.fellBackAt.load(ordering: .relaxed) { return true }

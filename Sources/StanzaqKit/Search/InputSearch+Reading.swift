@@ -114,7 +114,7 @@ extension InputSearch {
         if start.isEmpty {
             // Most inputs are told by their first bytes: look at those rather
             // than copy the whole first chunk (a small file's every byte, once
-            // more: 2% over 1,000 files, callgrind). Recognition of a prefix,
+            // more, felt over many small files). Recognition of a prefix,
             // not at the end, answers as of the whole or not at all.
             let head = Array(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)))
             if let kind = InputKind.recognise(head, atEnd: atEnd && head.count == bytes.count) {

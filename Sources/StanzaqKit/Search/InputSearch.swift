@@ -45,7 +45,7 @@ final class InputSearch<Sink: SearchSink> {
 
     // The readers' handlers read the readers (where each stanza starts): a
     // cycle, broken when the input ends. (Not `weak`: a weakly referenced
-    // object's every retain and release takes the slow path, 10% of a search.)
+    // object's every retain and release takes the slow path, and they are many.)
     var xmlReader: StanzaReader?
     var logReader: LogReader?
     var envelopeReader: EnvelopeReader?

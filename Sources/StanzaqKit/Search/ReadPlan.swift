@@ -47,7 +47,7 @@ extension Searcher {
     /// For a sink that prints whole only the stanzas that count (`-s`, `-v`),
     /// when the queries look at a stanza's start tag only: whether a stanza
     /// whose root's start tag has just been read counts, so that only those
-    /// are built whole (callgrind: most of the work of `-s '/<type=error>'` was
+    /// are built whole (most of the work of `-s '/<type=error>'` was
     /// building and freeing the whole tree of every stanza, to print one in
     /// hundreds). When every query was evaluated without error, `record` is told whether one
     /// had a result, and the searcher takes that answer for the stanza (the same,
@@ -84,7 +84,7 @@ extension Searcher {
     }
 
     /// Whether any query, `--where` filter or `--each` path may read an attribute
-    /// (building them was a tenth of the work of `-c '/$'` on small stanzas, callgrind).
+    /// (building them was a noticeable part of `-c '/$'` on small stanzas).
     private var readsAttributes: Bool {
         options.each != nil || (options.queries + options.wheres).contains(where: \.readsAttributes)
     }

@@ -13,7 +13,7 @@ final class StanzaEvaluator {
 
     // The state read and changed for every stanza is not checked for exclusive
     // access at run time: nothing accesses it re-entrantly, and the checks were
-    // ten calls a stanza (callgrind, `-e` rows).
+    // several calls a stanza.
     /// Whether some stanza counted (had a result, or, inverted, none).
     @exclusivity(unchecked) var matched = false
     /// Whether an error was reported.
@@ -109,7 +109,7 @@ final class StanzaEvaluator {
     /// or an element of `--each`); returns whether any query has one.
     @inline(__always)
     private func makeRow<Sink: SearchSink>(on context: Element, in place: StanzaPlace, sink: Sink) throws(OutputError) -> Bool {
-        // Filled in place (emptying and appending cost a tenth of a row, callgrind).
+        // Filled in place (emptying and appending again for every row was a noticeable cost).
         let queries = options.queries
         if row.count != queries.count { row = [QueryValue?](repeating: nil, count: queries.count) }
         var hasResult = false

@@ -6,9 +6,9 @@ import Darwin
 
 /// The REPL's history file: read at start, one line appended per entry.
 ///
-/// libedit's own `H_SAVE` rewrites the whole file after every line (a 4 MB paste
-/// took minutes) and, like its `H_LOAD`, opens the path with `fopen`, which
-/// follows a symlink there — `O_TRUNC` on whatever it points at. This keeps
+/// libedit's own `H_SAVE` rewrites the whole file after every line (a long
+/// paste takes time quadratic in its length) and, like its `H_LOAD`, opens the
+/// path with `fopen`, which follows a symlink there — `O_TRUNC` on whatever it points at. This keeps
 /// libedit's format (a `_HiStOrY_V2_` line, then one entry a line with a
 /// backslash, space, tab and other control characters written `\\`, `\040`, …)
 /// so that existing files still load, but opens with `O_NOFOLLOW`, appends, and
