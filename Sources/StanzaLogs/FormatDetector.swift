@@ -15,7 +15,7 @@ import StanzaXML
 /// (`::::: DATA SENT ::::` in a slixmpp log) from deciding. Without any line
 /// typical of a format, ``lineLimit`` lines or ``byteLimit`` bytes make the
 /// log `generic`.
-struct FormatDetector {
+struct FormatDetector: Equatable, Sendable {
     static let lineLimit = 1000, byteLimit = 1 << 20
     /// How many lines after a suggestion are looked at before deciding.
     static let suggestionLines = 64

@@ -147,14 +147,21 @@ extension LogReader {
             }
         }
         let first = namespace()
+        let channel = makeChannel(for: key, namespace: startNamespace(of: key) ?? first, firstNamespace: first)
+        channel.lastUse = uses
+        if recordsCuts { cutLog.operations.append(.made(key)) }
+        return channel
+    }
+
+    /// Makes the channel of `key`, reading a stream whose namespace is `namespace`.
+    func makeChannel(for key: ChannelKey, namespace: String?, firstNamespace: String?) -> LogChannel {
         let channel = LogChannel(
-            namespace: startNamespace(of: key) ?? first, firstNamespace: first, defaultNamespace: defaultNamespace, depthLimit: depthLimit, childSelection: childSelection,
+            namespace: namespace, firstNamespace: firstNamespace, defaultNamespace: defaultNamespace, depthLimit: depthLimit,
+            childSelection: childSelection,
             deliver: { [unowned self] element, source in self.deliver(element, source) },
             report: { [unowned self] in self.damaged($0) })
-        channel.lastUse = uses
         channel.spares = spares
         channels[key] = channel
-        if recordsCuts { cutLog.operations.append(.made(key)) }
         remember(key, channel)
         return channel
     }

@@ -3,7 +3,7 @@ import StanzaXML
 #endif
 
 /// How the stanza data of a log record relates to the stream it was read from.
-enum RecordShape: Equatable {
+enum RecordShape: Equatable, Sendable {
     /// Bytes as they crossed a socket: a record may end inside a stanza, and the
     /// next record of the same direction continues it (Smack, ejabberd, tshark).
     case stream

@@ -5,7 +5,7 @@ import StanzaXML
 /// The top tags of the whole stanzas a channel logged lately: the last 8, the
 /// oldest forgotten first. Their buffers are reused, as a tag is remembered for
 /// nearly every record of a Prosody log.
-struct RecentTopTags {
+struct RecentTopTags: Equatable, Sendable {
     private var tags: [[UInt8]] = []
     /// When each tag was remembered; 0: the slot is free.
     private var ages: [Int] = []
