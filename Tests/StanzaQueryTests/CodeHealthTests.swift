@@ -4,7 +4,9 @@ import XCTest
 
 /// Small files with one job, short functions (the developers' brief, "Shape of
 /// the code"): no source file over 400 lines, no function over 80. Comments
-/// say what and why; measurements go to benchmarks/HISTORY.md (issue 40).
+/// say what and why; measurements go to benchmarks/HISTORY.md (issue 40). The
+/// README's map of the code ("How the code is laid out") names every target
+/// and only files that exist.
 final class CodeHealthTests: XCTestCase {
     static let longestFile = 400
     static let longestFunction = 80
@@ -132,5 +134,106 @@ final class CodeHealthTests: XCTestCase {
             found.append((index + 1, close - index + 1, line.trimmingCharacters(in: .whitespaces)))
         }
         return found
+    }
+
+    // MARK: - The README's map of the code
+
+    /// README.md's section "How the code is laid out", up to the next section.
+    private func layoutSection() throws -> String {
+        let readme = try String(contentsOf: PackagePaths.file("README.md"), encoding: .utf8)
+        guard let start = readme.range(of: "\n## How the code is laid out\n") else {
+            XCTFail("README.md has no section \"How the code is laid out\"")
+            return ""
+        }
+        let rest = readme[start.upperBound...]
+        return String(rest[..<(rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex)])
+    }
+
+    /// A target added to Package.swift is placed on the map: the section names
+    /// every target but the test targets, backquoted.
+    func testLayoutSectionNamesEveryTarget() throws {
+        let manifest = try String(contentsOf: PackagePaths.file("Package.swift"), encoding: .utf8)
+        let targets = Self.targetNames(in: manifest)
+        XCTAssertGreaterThan(targets.count, 10)
+        let section = try layoutSection()
+        for target in targets where !section.contains("`\(target)`") {
+            XCTFail("README.md, \"How the code is laid out\", does not name the target `\(target)`")
+        }
+    }
+
+    /// The map cannot go stale silently: every Swift file it names (a name, or
+    /// the end of a path) is in Sources/, Tests/ or Fuzz/, and every path it
+    /// gives from the package's root exists.
+    func testLayoutSectionNamesOnlyFilesThatExist() throws {
+        let section = try layoutSection()
+        let files = Self.packageFiles(under: ["Sources", "Tests", "Fuzz"])
+        XCTAssertGreaterThan(files.count, 50)
+        let swiftFiles = Self.swiftFileNames(in: section)
+        XCTAssertGreaterThan(swiftFiles.count, 10)
+        for name in swiftFiles where !files.contains(where: { $0 == name || $0.hasSuffix("/" + name) }) {
+            XCTFail("README.md, \"How the code is laid out\", names `\(name)`, which is no file of the package")
+        }
+        let paths = Self.paths(in: section)
+        XCTAssertGreaterThan(paths.count, 5)
+        for path in paths where !FileManager.default.fileExists(atPath: PackagePaths.file(path).path) {
+            XCTFail("README.md, \"How the code is laid out\", names \(path), which does not exist")
+        }
+    }
+
+    func testLayoutNamesAreFound() {
+        let manifest = """
+            products: [.library(name: "Product", targets: ["A"])],
+            dependencies: [.package(url: "https://example.org/p", from: "1.0.0")],
+            targets: [
+                .systemLibrary(name: "CSystem", pkgConfig: "s"),
+                .target(name: "A", dependencies: ["CSystem"]),
+                .executableTarget(
+                    name: "tool",
+                    dependencies: [.product(name: "ArgumentParser", package: "p")]
+                ),
+                .target(name: "Support", path: "Tests/Support"),
+                .testTarget(name: "ATests", dependencies: ["A"]),
+            ]
+            """
+        XCTAssertEqual(Self.targetNames(in: manifest), ["CSystem", "A", "tool", "Support"])
+        let text = """
+            `StanzaReader` (`StanzaXML/StanzaReader.swift`, `StanzaReader+Tree.swift`…),
+            `Sources/CByteSearch/CByteSearch.c`. Tests: `Tests/Fixtures`: `real-logs`
+            (../shared/DESIGN.md), Fuzz/run.sh and `man/`; not human/ nor `Walk/`.
+            """
+        XCTAssertEqual(Self.swiftFileNames(in: text), ["StanzaXML/StanzaReader.swift", "StanzaReader+Tree.swift"])
+        XCTAssertEqual(Self.paths(in: text), ["Sources/CByteSearch/CByteSearch.c", "Tests/Fixtures", "Fuzz/run.sh", "man/"])
+    }
+
+    /// The names of the targets of a package manifest, test targets left out.
+    static func targetNames(in manifest: String) -> [String] {
+        matches(of: #"\.(?:target|systemLibrary|executableTarget|binaryTarget|plugin|macro)\(\s*name:\s*"([^"]+)""#, in: manifest)
+    }
+
+    /// The backquoted names of Swift files in `text` (a name, or a path).
+    static func swiftFileNames(in text: String) -> [String] {
+        matches(of: #"`([^`\s]+\.swift)`"#, in: text)
+    }
+
+    /// The paths from the package's root in `text`: those starting with one of
+    /// its directories.
+    static func paths(in text: String) -> [String] {
+        matches(of: #"(?<![\w./+-])((?:Sources|Tests|Fuzz|benchmarks|packaging|examples|man)/(?:[\w+./-]*[\w+/])?)"#, in: text)
+    }
+
+    /// The first group of each match of `pattern` in `text`.
+    private static func matches(of pattern: String, in text: String) -> [String] {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// Every file under the package's directories `directories`, relative to the package.
+    static func packageFiles(under directories: [String]) -> [String] {
+        directories.flatMap { directory -> [String] in
+            let walk = FileManager.default.enumerator(atPath: PackagePaths.file(directory).path)
+            return (walk?.compactMap { $0 as? String } ?? []).map { directory + "/" + $0 }
+        }
     }
 }
