@@ -74,7 +74,7 @@ final class SplitFile: @unchecked Sendable {
     /// The part from which one reader reads the rest of the file (`Int.max`: none).
     let fellBackAt = Atomic<Int>(Int.max)
     /// For a log: its parts checked in order.
-    let logCuts = LogCuts()
+    let stitched = StitchedLog()
     /// How many parts the producer made and how many were kept (``SearchOptions/reportsParts``).
     let partsMade = Atomic<Int>(0)
     let partsKept = Atomic<Int>(0)
@@ -90,99 +90,6 @@ final class SplitFile: @unchecked Sendable {
     }
 
     deinit { close(fileDescriptor) }
-}
-
-/// The parts of a log checked in order against what one reader of the whole log
-/// remembers (``LogCutState``): a part is kept if the parts before it were, it
-/// was read cleanly (``LogReader/isAtCleanCut``…), it was started in the state
-/// the part before handed on (``LogReader/handover``), and its start tags fared
-/// as in that reader. Only this check waits for the parts before; reading does not.
-final class LogCuts: @unchecked Sendable {
-    private let condition = Condition()
-    private let state = LogCutState()
-    /// How many parts have been kept, in order.
-    private var kept = 0
-    private var failed = false
-    /// The first part not kept, and why (``SearchOptions/reportsParts``).
-    private(set) var fellBack: (index: Int, why: String)?
-    /// Parts read whose check waits for the parts before them (``submit(part:_:clean:then:)``),
-    /// and whether a thread is checking them.
-    private var submitted: [Int: (log: LogCutLog?, clean: Bool, then: (Bool) -> Void)] = [:]
-    private var draining = false
-
-    /// Checks part `index` as ``check(part:_:clean:abandoned:)`` does, without
-    /// waiting: now if the parts before it are checked, else by the thread that
-    /// submits the last of them; `then` is called with whether the part is kept,
-    /// on that thread, outside the lock. (A worker that waited for the part
-    /// before, read by the other, idled a core whenever the producer took one.)
-    /// A part submitted after one
-    /// failed is not kept, whatever its place.
-    func submit(part index: Int, _ log: LogCutLog?, clean: Bool, then: @escaping (Bool) -> Void) {
-        condition.lock()
-        submitted[index] = (log, clean, then)
-        guard !draining else {
-            condition.unlock()
-            return
-        }
-        draining = true
-        while true {
-            var verdicts: [((Bool) -> Void, Bool)] = []
-            while !failed, let next = submitted.removeValue(forKey: kept) {
-                verdicts.append((next.then, apply(part: kept, next.log, clean: next.clean)))
-            }
-            if failed {
-                verdicts += submitted.values.map { ($0.then, false) }
-                submitted = [:]
-            }
-            if verdicts.isEmpty { break }
-            condition.unlock()
-            for (then, kept) in verdicts { then(kept) }
-            condition.lock()
-        }
-        draining = false
-        condition.unlock()
-    }
-
-    /// Applies the check of part `index`, the next in order (with the lock held): whether it is kept.
-    private func apply(part index: Int, _ log: LogCutLog?, clean: Bool) -> Bool {
-        var why = log?.trouble ?? "not read to its end"
-        let ok = clean && log.map { log in
-            let trouble = state.trouble(applying: log)
-            if let trouble { why = trouble }
-            return trouble == nil
-        } ?? false
-        if ok {
-            kept += 1
-        } else {
-            failed = true
-            fellBack = (index, why)
-        }
-        condition.broadcast()
-        return ok
-    }
-
-    /// Waits until the parts before `index` are checked (or one failed, or the
-    /// part is no longer wanted); returns whether part `index` is kept.
-    func check(part index: Int, _ log: LogCutLog?, clean: Bool, abandoned: () -> Bool) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while kept < index && !failed {
-            if abandoned() { return false }
-            // (Timed: a part before may be dropped, unwanted, without being checked.)
-            condition.wait(seconds: 0.05)
-        }
-        guard !failed, kept == index else { return false }
-        return apply(part: index, log, clean: clean)
-    }
-}
-
-extension LogCuts {
-    /// What became of the parts, once all are checked.
-    var report: (index: Int, why: String)? {
-        condition.lock()
-        defer { condition.unlock() }
-        return fellBack
-    }
 }
 
 /// The first line feed in `bytes` at or after `from` (CByteSearch's search, as the scanner's).

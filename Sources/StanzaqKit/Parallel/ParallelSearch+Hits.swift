@@ -243,19 +243,18 @@ private final class WindowJobs {
 
 extension ParallelSearch {
     /// Reads the windows of a job one after the other, each by a reader
-    /// started there and checked as a part of a log is (``LogCuts``), with one
-    /// searcher and sink. What they find is kept until all are read: if one
-    /// was not read as one reader reads it, the log is read again by one reader,
-    /// writing from the job's first window on.
-    func searchWindows(_ file: SplitFile, _ windows: [PartOfInput], for job: Job) {
+    /// started there, with one searcher and sink; what they find is kept
+    /// until the windows of a log are checked as its parts are (``StitchedLog``).
+    /// If one was not read as one reader reads it, the log is read again by
+    /// one reader, writing from the job's first window on. Returns whether the
+    /// job is done (else it is once the windows before are checked).
+    func searchWindows(_ file: SplitFile, _ windows: [PartOfInput], for job: Job) -> Bool {
         let trial = Transcript(unbounded: true)
         let (windowSearcher, sink) = makeSearcher(for: job, into: trial)
         var count = 0
-        // Read first, all of them, then checked in order: a check waits for the
-        // windows before, and the jobs before are read meanwhile.
-        var verdicts: [(clean: Bool, cutLog: LogCutLog?)] = []
+        var reports: [Stitcher.Report] = []
         for window in windows {
-            guard !isUnwanted(job) else { return }
+            guard !isUnwanted(job) else { return true }
             windowSearcher.cutLog = nil
             var result: (count: Int, clean: Bool)?
             do {
@@ -263,30 +262,44 @@ extension ParallelSearch {
             } catch {
                 // Outputs kept in memory do not fail.
             }
-            verdicts.append((result?.clean ?? false, windowSearcher.cutLog))
+            reports.append(Stitcher.Report(cutLog: windowSearcher.cutLog, clean: result?.clean ?? false))
             count += result?.count ?? 0
         }
-        for (window, verdict) in zip(windows, verdicts) {
-            // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
-            let clean = window.log == nil ? verdict.clean
-                : file.logCuts.check(part: window.index, verdict.cutLog, clean: verdict.clean, abandoned: { isUnwanted(job) })
-            if !clean && !isUnwanted(job) {
-                debugParts("prefilter: the window at line \(window.line) was not read as one reader reads it")
-                guard fallBack(job, in: file), let first = windows.first else { return }
-                search(InputPart(path: file.path, part: restOfFile(file, from: first)), for: job, into: job.transcript)
-                return
-            }
-        }
         try? sink.flush()
-        file.partsKept.add(windows.count, ordering: .relaxed)
         trial.count = count
         trial.matched = windowSearcher.matched
         trial.failed = windowSearcher.failed
         trial.unboundPrefixes = windowSearcher.unboundPrefixes
         trial.statistics = windowSearcher.statistics
         trial.sink = sink
-        job.transcript.adopt(trial)
-        if sink.stopsAtFirstMatch && windowSearcher.matched { noteMatch(in: job) }
+        guard let first = windows.first, first.log != nil else {
+            // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
+            settleWindows(file, windows, trial, for: job, kept: reports.allSatisfy(\.clean))
+            return true
+        }
+        file.stitched.partsRead(first.index..<(first.index + windows.count), reports) { [self] kept in
+            settleWindows(file, windows, trial, for: job, kept: kept)
+            job.transcript.finish()
+        }
+        return false
+    }
+
+    /// What the windows of a job come to: what they found, if they are kept
+    /// (or no longer wanted); else the rest of the log read by one reader from
+    /// the job's first window on.
+    private func settleWindows(_ file: SplitFile, _ windows: [PartOfInput], _ trial: Transcript, for job: Job, kept: Bool) {
+        // A trial not adopted lets go of its sink (whose output holds the trial).
+        defer { trial.sink = nil }
+        if kept || isUnwanted(job) {
+            if kept { file.partsKept.add(windows.count, ordering: .relaxed) }
+            let matched = trial.matched, stopsAtFirstMatch = trial.sink?.stopsAtFirstMatch ?? false
+            job.transcript.adopt(trial)
+            if stopsAtFirstMatch && matched { noteMatch(in: job) }
+            return
+        }
+        debugParts("prefilter: the windows from line \(windows[0].line) on were not read as one reader reads them")
+        guard fallBack(job, in: file) else { return }
+        search(InputPart(path: file.path, part: restOfFile(file, from: windows[0])), for: job, into: job.transcript)
     }
 }
 

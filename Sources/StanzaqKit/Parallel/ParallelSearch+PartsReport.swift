@@ -8,7 +8,7 @@ extension ParallelSearch {
     func reportParts(of file: SplitFile) {
         var line = "stanzaq: parts of \(InputPart(path: file.path).name): \(file.partsMade.load(ordering: .acquiring)) made, "
             + "\(file.partsKept.load(ordering: .acquiring)) kept"
-        if let fellBack = file.logCuts.report {
+        if let fellBack = file.stitched.fellBack {
             line += ", fell back at part \(fellBack.index): \(fellBack.why)"
         } else if file.fellBackAt.load(ordering: .acquiring) != Int.max {
             line += ", fell back"

@@ -174,7 +174,7 @@ final class ParallelSearch: @unchecked Sendable {
     }
 
     /// Runs `job`; whether it is done (a part of a log is done once it is
-    /// checked, maybe by another worker: ``LogCuts/submit(part:_:clean:then:)``).
+    /// checked, maybe by another worker: ``StitchedLog/partsRead(_:_:then:)``).
     func run(_ job: Job) -> Bool {
         guard !isUnwanted(job) else { return true }
         switch job.work {
@@ -194,13 +194,13 @@ final class ParallelSearch: @unchecked Sendable {
                 return true
             }
             // Kept only if the parts before it were, and its start tags fared as in one reader of the log.
-            file.logCuts.submit(part: part.index, cutLog, clean: clean) { [self] kept in
+            file.stitched.partsRead(part.index..<(part.index + 1), [Stitcher.Report(cutLog: cutLog, clean: clean)]) { [self] kept in
                 settle(job, file, part, trial, kept: kept)
                 job.transcript.finish()
             }
             return false
         case .windows(let file, let windows):
-            searchWindows(file, windows, for: job)
+            return searchWindows(file, windows, for: job)
         case .message(let diagnostic):
             job.transcript.append(.diagnostic(diagnostic.description))
             job.transcript.failed = true
