@@ -6,7 +6,7 @@ import StanzaXML
 /// The producer's side of a log read in parts (a parallel search): where a part
 /// may start, and the state its reader starts in (``LogPartStart``), told from
 /// the lines around each cut and a cheap look at the bytes of each part — what
-/// the format carries over parts (``LogFormatDefinition/carriedState(after:from:)``)
+/// the format carries over parts (``CuttableLogFormat/carriedState(after:from:)``)
 /// and the stream headers, which give their streams a namespace. No line is
 /// read as a reader reads it: a guess, which the readers of the parts check
 /// (``LogCutState``), so that a wrong one costs time, never output.
@@ -27,7 +27,7 @@ public final class LogCutScanner {
     /// Whether a part may start at `line` (without its line feed), after `previous`.
     public func mayStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
         withTerminalEscapesRemoved(line) { line in
-            withTerminalEscapesRemoved(previous) { format.definition.partState(at: line, after: $0, carried: carried) != nil }
+            withTerminalEscapesRemoved(previous) { format.cutting?.partState(at: line, after: $0, carried: carried) != nil }
         }
     }
 
@@ -36,7 +36,7 @@ public final class LogCutScanner {
     public func partStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> LogPartStart {
         var start = LogPartStart()
         start.parser = withTerminalEscapesRemoved(line) { line in
-            withTerminalEscapesRemoved(previous) { format.definition.partState(at: line, after: $0, carried: carried) }
+            withTerminalEscapesRemoved(previous) { format.cutting?.partState(at: line, after: $0, carried: carried) }
         } ?? carried
         start.namespaces = namespaces
         start.namespacesHandedOn = namespacesBeforeSkipped
@@ -101,13 +101,13 @@ public final class LogCutScanner {
         while let hit = part.offset(of: .streamStart, from: from) {
             let line = lineStart(in: part, before: hit)
             if line > noted {
-                carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted..<line]), from: carried)
+                carried = format.cutting?.carriedState(after: UnsafeBufferPointer(rebasing: part[noted..<line]), from: carried) ?? carried
                 noted = line
             }
             noteStreamHeader(in: part, at: hit)
             from = hit + 1
         }
-        carried = format.definition.carriedState(after: UnsafeBufferPointer(rebasing: part[noted...]), from: carried)
+        carried = format.cutting?.carriedState(after: UnsafeBufferPointer(rebasing: part[noted...]), from: carried) ?? carried
     }
 
     /// The lines a stream header is read from are read again here: its own line,
@@ -140,7 +140,7 @@ public final class LogCutScanner {
             let previousStart = lineStart(in: bytes, before: start - 1)
             state = withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[start..<end])) { line in
                 withTerminalEscapesRemoved(UnsafeBufferPointer(rebasing: bytes[previousStart..<(start - 1)])) {
-                    format.definition.partState(at: line, after: $0, carried: carried)
+                    format.cutting?.partState(at: line, after: $0, carried: carried)
                 }
             }
             if state != nil { break }

@@ -60,8 +60,17 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
     /// As ``LogFormatDefinition/learnsRecordPrefix``.
     var learnsRecordPrefix: Bool { definition.learnsRecordPrefix }
 
-    /// As ``LogFormatDefinition/partStartMarker``: a line without these bytes starts no part.
-    public var partStartMarker: StaticString? { definition.partStartMarker }
+    /// As ``CuttableLogFormat/partStartMarker``: a line without these bytes starts no part.
+    public var partStartMarker: StaticString? { cutting?.partStartMarker }
+
+    /// How a large log of the format is cut into parts; `nil`: it is not (``CuttableLogFormat``).
+    var cutting: (any CuttableLogFormat.Type)? { definition as? any CuttableLogFormat.Type }
+
+    /// Whether a large log of the format may be cut into parts read on their own.
+    public var isCut: Bool { cutting != nil }
+
+    /// How the format writes a stanza's bytes; `nil`: its records are never skipped (``SkippableLogFormat``).
+    var recordSpelling: RecordSpelling? { (definition as? any SkippableLogFormat.Type)?.recordSpelling }
 
     /// As ``LogFormatDefinition/sharesItsMarker``.
     var sharesItsMarker: Bool { definition.sharesItsMarker }
@@ -76,9 +85,9 @@ extension LogFormat {
     /// a start tag alone, nor a line that may continue a record — after a line
     /// that is not a start tag alone (whose stanza may follow). A guess: the
     /// readers of the parts check. (Formats whose parts start otherwise say so
-    /// in their ``LogFormatDefinition/partState(at:after:carried:)``.)
+    /// in their ``CuttableLogFormat/partState(at:after:carried:)``.)
     public func mayStartPart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
-        definition.partState(at: line, after: previous, carried: LogParserState()) != nil
+        cutting?.partState(at: line, after: previous, carried: LogParserState()) != nil
     }
 
     /// Whether `line` is a record that a parser at rest reads as one reader

@@ -5,6 +5,14 @@ import StanzaXML
 /// Everything stanzaq knows of one log format, written in the format's own file
 /// under Formats/, next to its parser: adding a format is that file and a line
 /// in ``LogFormat/registry``.
+///
+/// This is the core: how to recognise and read the format. A log of a format
+/// that says no more is read by one reader, from its start. Reading a large
+/// log in parts on several threads, and skipping the records that cannot
+/// match, are what a format opts into (``CuttableLogFormat``,
+/// ``SkippableLogFormat``), where one reader started mid-log reads as one
+/// reader from the start does — a claim the tests check for every format that
+/// makes it (LogParallelTests, PrefilterTests).
 protocol LogFormatDefinition {
     /// The format's name, as `--log=NAME` and messages give it.
     static var name: String { get }
@@ -28,13 +36,19 @@ protocol LogFormatDefinition {
     /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
     /// in Monal's, libstrophe's and Profanity's lines; a tab before `<` in any tabbed log.
     static var sharesItsMarker: Bool { get }
-    /// How the format writes a stanza's bytes into its records, for a search
-    /// that skips the records lacking what a query needs (``RecordSpelling``);
-    /// `nil`: never skipped. ``RecordSpelling/asWritten`` where the bytes are as
-    /// they were, save for what the format puts at the start of a line; not
-    /// archive rows (escaped), nor logs that cut a stanza anywhere (tshark's
-    /// chunks, Android's logcat lines).
-    static var recordSpelling: RecordSpelling? { get }
+}
+
+extension LogFormatDefinition {
+    static var streamNamespace: StaticString? { nil }
+    static var learnsRecordPrefix: Bool { false }
+    static var sharesItsMarker: Bool { false }
+}
+
+/// A format whose large logs may be cut into parts at lines, each read by a
+/// reader of its own started there (stanzaq(1), "Parallelism"). The defaults
+/// cut at a line that starts a record, as a parser at rest reads it, carrying
+/// no state.
+protocol CuttableLogFormat: LogFormatDefinition {
     /// Bytes that every line a part of the log may start at holds (nbxmpp's
     /// `::::: DATA`), found by a byte search: a search for the end of a window
     /// around a hit (``LogFormat/partStartMarker``) then parses only the lines
@@ -56,11 +70,19 @@ protocol LogFormatDefinition {
                           carried: LogParserState) -> LogParserState?
 }
 
-extension LogFormatDefinition {
-    static var streamNamespace: StaticString? { nil }
-    static var learnsRecordPrefix: Bool { false }
-    static var sharesItsMarker: Bool { false }
-    static var recordSpelling: RecordSpelling? { nil }
+/// A format whose records a search may skip when they lack what every result
+/// needs (stanzaq(1), "Skipping what cannot match"): it says how it writes a
+/// stanza's bytes, so that they are searched for as written.
+protocol SkippableLogFormat: CuttableLogFormat {
+    /// How the format writes a stanza's bytes into its records, for a search
+    /// that skips the records lacking what a query needs (``RecordSpelling``);
+    /// ``RecordSpelling/asWritten`` where the bytes are as they were, save for
+    /// what the format puts at the start of a line; not archive rows (escaped),
+    /// nor logs that cut a stanza anywhere (Android's logcat lines).
+    static var recordSpelling: RecordSpelling { get }
+}
+
+extension CuttableLogFormat {
     static var partStartMarker: StaticString? { nil }
 
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState { state }

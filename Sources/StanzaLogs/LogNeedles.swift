@@ -18,7 +18,7 @@ public struct LogNeedles: @unchecked Sendable {
 
     /// `nil` if records of the format may not be skipped for these needles.
     public init?(_ needles: [Needle], format: LogFormat) {
-        guard let spelling = format.definition.recordSpelling,
+        guard let spelling = format.recordSpelling,
               !needles.contains(where: { spelling.spellings($0.bytes) == nil }) else { return nil }
         raw = needles
         marks = spelling.marks

@@ -68,6 +68,6 @@ public protocol RecordWalk: AnyObject {
 extension LogFormat {
     /// A new walk over the records of a log of the format (``RecordSpelling/walk``), if it has one.
     public func makeRecordWalk() -> (any RecordWalk)? {
-        definition.recordSpelling?.walk?()
+        recordSpelling?.walk?()
     }
 }

@@ -44,6 +44,14 @@ final class LogCutTests: XCTestCase {
         return (rows, reader)
     }
 
+    /// Cutting and skipping are what a format opts into: these formats do
+    /// (every one today; a new format is read by one reader until it says so).
+    func testTheFormatsThatOptIntoCuttingAndSkipping() {
+        XCTAssertEqual(LogFormat.allCases.filter(\.isCut).map(\.rawValue).sorted(), LogFormat.allCases.map(\.rawValue).sorted())
+        XCTAssertEqual(LogFormat.allCases.filter { $0.recordSpelling != nil }.map(\.rawValue).sorted(),
+                       ["ejabberd", "generic", "libstrophe", "monal", "nbxmpp", "profanity", "prosody", "slixmpp", "smack", "tshark"])
+    }
+
     func testEveryCutBeforeAStanzaOfWholeStanzasIsClean() {
         let (whole, _) = read(Self.log[...], midLog: false, toEnd: true)
         XCTAssertEqual(whole, ["1 in message m1", "5 out message m1", "7 in iq i1", "8 in presence p1",

@@ -254,7 +254,7 @@ extension LogFormat {
 }
 
 /// `--log=json` in ``LogFormat/registry``.
-enum JSONArchiveRows: LogFormatDefinition {
+enum JSONArchiveRows: CuttableLogFormat {
     static let name = "json"
     static let detectionRank: Int? = 10
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { ArchiveRowParser.recognisesJSON(line) }
@@ -266,7 +266,7 @@ extension LogFormat {
 }
 
 /// `--log=tsv` in ``LogFormat/registry``.
-enum TSVArchiveRows: LogFormatDefinition {
+enum TSVArchiveRows: CuttableLogFormat {
     static let name = "tsv"
     static let detectionRank: Int? = 12
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { ArchiveRowParser.recognisesTSV(line) }

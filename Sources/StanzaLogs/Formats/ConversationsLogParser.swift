@@ -49,7 +49,7 @@ extension LogFormat {
     public static let conversations = LogFormat(ConversationsLogParser.self)
 }
 
-extension ConversationsLogParser: LogFormatDefinition {
+extension ConversationsLogParser: CuttableLogFormat {
     static let name = "conversations"
     static let detectionRank: Int? = 8
     static func makeParser() -> any LogLineParser { ConversationsLogParser() }

@@ -154,7 +154,7 @@ extension LogFormat {
     public static let dino = LogFormat(DinoLogParser.self)
 }
 
-extension DinoLogParser: LogFormatDefinition {
+extension DinoLogParser: CuttableLogFormat {
     static let name = "dino"
     static let detectionRank: Int? = 6
     static func makeParser() -> any LogLineParser { DinoLogParser() }

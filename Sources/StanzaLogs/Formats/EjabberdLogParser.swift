@@ -76,7 +76,7 @@ extension LogFormat {
     public static let ejabberd = LogFormat(EjabberdLogParser.self)
 }
 
-extension EjabberdLogParser: LogFormatDefinition {
+extension EjabberdLogParser: SkippableLogFormat {
     static let name = "ejabberd"
     static let detectionRank: Int? = 1
     static func makeParser() -> any LogLineParser { EjabberdLogParser() }
@@ -95,7 +95,7 @@ extension EjabberdLogParser: LogFormatDefinition {
     /// `>>\n` was searched for by `>>`, which ejabberd's debugging terms hold
     /// far more often than lines end with `>`; checking those candidates was
     /// much of a selective search.)
-    static let recordSpelling: RecordSpelling? = RecordSpelling(
+    static let recordSpelling: RecordSpelling = RecordSpelling(
         spellings: { ErlangTermSpelling.spellings($0) },
         marks: [Array(">\n".utf8), Array(">\r\n".utf8)],
         mustRead: { mustRead($0, $1) },

@@ -45,7 +45,7 @@ extension LogFormat {
     public static let gajim = LogFormat(GajimConsoleParser.self)
 }
 
-extension GajimConsoleParser: LogFormatDefinition {
+extension GajimConsoleParser: CuttableLogFormat {
     static let name = "gajim"
     static let detectionRank: Int? = 5
     static func makeParser() -> any LogLineParser { GajimConsoleParser() }

@@ -136,8 +136,8 @@ extension LogFormat {
     public static let generic = LogFormat(GenericLogParser.self)
 }
 
-extension GenericLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension GenericLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "generic"
     static let detectionRank: Int? = nil
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool { true }

@@ -44,8 +44,8 @@ extension LogFormat {
     public static let libstrophe = LogFormat(LibstropheLogParser.self)
 }
 
-extension LibstropheLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension LibstropheLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "libstrophe"
     static let detectionRank: Int? = 3
     static func makeParser() -> any LogLineParser { LibstropheLogParser() }

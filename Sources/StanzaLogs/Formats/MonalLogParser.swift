@@ -63,8 +63,8 @@ extension LogFormat {
     public static let monal = LogFormat(MonalLogParser.self)
 }
 
-extension MonalLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension MonalLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "monal"
     static let detectionRank: Int? = 7
     static func makeParser() -> any LogLineParser { MonalLogParser() }

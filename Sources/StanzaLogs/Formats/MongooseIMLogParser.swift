@@ -137,7 +137,7 @@ extension LogFormat {
     public static let mongooseim = LogFormat(MongooseIMLogParser.self)
 }
 
-extension MongooseIMLogParser: LogFormatDefinition {
+extension MongooseIMLogParser: CuttableLogFormat {
     static let name = "mongooseim"
     static let detectionRank: Int? = 13
     static func makeParser() -> any LogLineParser { MongooseIMLogParser() }

@@ -62,8 +62,8 @@ extension LogFormat {
     public static let nbxmpp = LogFormat(NbxmppLogParser.self)
 }
 
-extension NbxmppLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension NbxmppLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "nbxmpp"
     static let detectionRank: Int? = 4
     static func makeParser() -> any LogLineParser { NbxmppLogParser() }

@@ -57,8 +57,8 @@ extension LogFormat {
     public static let profanity = LogFormat(ProfanityLogParser.self)
 }
 
-extension ProfanityLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension ProfanityLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "profanity"
     /// Before slixmpp's, whose `RECV: <` its received lines hold; no other
     /// format's lines have its prefix, nor it theirs.

@@ -48,8 +48,8 @@ extension LogFormat {
     public static let slixmpp = LogFormat(SlixmppLogParser.self)
 }
 
-extension SlixmppLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension SlixmppLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "slixmpp"
     static let detectionRank: Int? = 11
     static func makeParser() -> any LogLineParser { SlixmppLogParser() }

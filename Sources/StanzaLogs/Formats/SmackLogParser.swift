@@ -71,8 +71,8 @@ extension LogFormat {
     public static let smack = LogFormat(SmackLogParser.self)
 }
 
-extension SmackLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension SmackLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "smack"
     static let detectionRank: Int? = 2
     static func makeParser() -> any LogLineParser { SmackLogParser() }

@@ -99,7 +99,7 @@ extension LogFormat {
     public static let tshark = LogFormat(TsharkFollowParser.self)
 }
 
-extension TsharkFollowParser: LogFormatDefinition {
+extension TsharkFollowParser: SkippableLogFormat {
     static let name = "tshark"
     static let detectionRank: Int? = 9
     static func makeParser() -> any LogLineParser { TsharkFollowParser() }
@@ -109,7 +109,7 @@ extension TsharkFollowParser: LogFormatDefinition {
     /// that is not whole stanzas is read, found by a walk from length to
     /// length (no mark: every line's end would be one); the `Filter:` lines
     /// are noted (TsharkSkipping.swift).
-    static let recordSpelling: RecordSpelling? = RecordSpelling(
+    static let recordSpelling: RecordSpelling = RecordSpelling(
         spellings: { spellings($0) },
         marks: [],
         mustRead: { _, _ in true },

@@ -30,7 +30,8 @@ extension ParallelSearch {
             return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy),
                                   unwrapped: unwrapped)
         }
-        guard parallelism.logParts, let format = forced ?? detection?.format else {
+        // (A format that does not opt into cutting is read by one reader: CuttableLogFormat.)
+        guard parallelism.logParts, let format = forced ?? detection?.format, format.isCut else {
             close(fd)
             return false
         }

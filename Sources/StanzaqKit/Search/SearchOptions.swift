@@ -190,7 +190,7 @@ public struct StanzaContext: Equatable, Sendable {
 /// How a search uses threads (stanzaq(1), "Parallelism"): decided in
 /// ``SearchOptions/parallelism(for:)`` alone; whether a log's format may be cut
 /// may start, and in what state, is the format's to say
-/// (``LogFormatDefinition/partState(at:after:carried:)``).
+/// (``CuttableLogFormat/partState(at:after:carried:)``).
 public struct Parallelism: Equatable, Sendable {
     /// Several inputs searched at once.
     public var inputs = false

@@ -295,8 +295,8 @@ extension LogFormat {
     public static let prosody = LogFormat(ProsodyLogParser.self)
 }
 
-extension ProsodyLogParser: LogFormatDefinition {
-    static let recordSpelling: RecordSpelling? = .asWritten
+extension ProsodyLogParser: SkippableLogFormat {
+    static let recordSpelling: RecordSpelling = .asWritten
     static let name = "prosody"
     static let detectionRank: Int? = 0
     static func makeParser() -> any LogLineParser { ProsodyLogParser() }
