@@ -14,14 +14,14 @@ extension LogReader {
     func dispatch(_ line: UnsafeBufferPointer<UInt8>, number: Int) {
         if parser == nil {
             undetected.append((number, Array(line)))
-            if let detected = detector.decide(after: line) { settle(on: detected) }
+            if let detected = detector.decide(after: line) { adopt(detected: detected) }
             return
         }
         interpret(line, number: number)
     }
 
     /// The format is known: reads the lines kept while it was not.
-    func settle(on detected: LogFormat) {
+    func adopt(detected: LogFormat) {
         format = detected
         parser = detected.makeParser()
         let kept = undetected

@@ -132,7 +132,7 @@ public final class LogReader {
         }
     }
     @exclusivity(unchecked) var queue: [Queued] = []
-    static let startTagWindow = 32
+    static let startTagLines = 32
     var tagReaders: [String: StanzaReader] = [:]
     var parsedTag: Element?
 
@@ -268,7 +268,7 @@ public final class LogReader {
     /// reports stanzas left unfinished.
     public func finish() {
         if (!pendingLine.isEmpty || skippingLongLine) && !isStopped { readHeldLine() }
-        if parser == nil && !undetected.isEmpty { settle(on: detector.atEnd) }
+        if parser == nil && !undetected.isEmpty { adopt(detected: detector.atEnd) }
         releaseLookahead(asText: 0)
         endRecord()
         readBatch()

@@ -67,6 +67,22 @@ struct PartOfInput {
                     stanzasBefore: 0, stanzas: nil, silentThrough: line - 1)
     }
 
+    /// Readies the reader of a part of a log: one that does not start the log
+    /// notes what it may need of the lines before, and starts in the state the
+    /// producer guessed; every one notes what depends on the stanzas logged before.
+    func prepare(_ reader: LogReader) {
+        guard log != nil else { return }
+        reader.startsMidLog = offset > 0
+        reader.recordsCuts = true
+        if let logStart, offset > 0 { reader.resume(from: logStart) }
+    }
+
+    /// The part's bytes are read: a reader of a part that ends inside the log
+    /// lets go what it holds for later lines (``LogReader/settleAtCut()``).
+    func end(_ reader: LogReader) {
+        if !endsInput { reader.settleAtCut() }
+    }
+
     /// Reads the file from `offset` to its end, handing each chunk to `body`
     /// until it returns `false`; returns `errno` if reading failed.
     func readToEnd(_ body: (UnsafeRawBufferPointer) -> Bool) -> Int32? {

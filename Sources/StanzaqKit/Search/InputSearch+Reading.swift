@@ -19,7 +19,7 @@ extension InputSearch {
                     _ = try bytes.withUnsafeBytes { try feed($0) }
                 }
             } catch { failure = error }
-            if part?.endsInput == false { logReader?.settleAtCut() }
+            if let logReader { part?.end(logReader) }
         } else if let part {
             code = part.readToEnd { chunk in
                 do { return try feed(chunk) } catch { failure = error; return false }
@@ -245,11 +245,7 @@ extension InputSearch {
                                    _ = reportDamage(line: damage.line, column: damage.column, damage.message)
                                })
         reader.continueInNewFile(linesBefore: linesBefore)
-        if let part, part.log != nil {
-            reader.startsMidLog = part.offset > 0
-            reader.recordsCuts = true
-            if let start = part.logStart, part.offset > 0 { reader.resume(from: start) }
-        }
+        part?.prepare(reader)
         return reader
     }
 }

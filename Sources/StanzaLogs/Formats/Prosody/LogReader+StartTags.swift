@@ -35,7 +35,7 @@ extension LogReader {
         }
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
-        if recordsCuts && currentLine < cutLog.firstLine + Self.startTagWindow { cutLog.early.append((key, cutLog.keep(tag))) }
+        if recordsCuts && currentLine < cutLog.firstLine + Self.startTagLines { cutLog.early.append((key, cutLog.keep(tag))) }
         // The start tag logged just before, waiting for this stanza, is not reported.
         if held == key, equal(heldTag, tag) {
             held = nil
@@ -100,7 +100,7 @@ extension LogReader {
         if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .neither)) }
         releaseHeld()
         held = key
-        heldRest = (namespace(), source(), range.lowerBound + start + 1, lineNumber + Self.startTagWindow)
+        heldRest = (namespace(), source(), range.lowerBound + start + 1, lineNumber + Self.startTagLines)
         heldTag.removeAll(keepingCapacity: true)
         heldTag.append(contentsOf: tag)
     }
@@ -177,38 +177,5 @@ extension LogReader {
             tagReaders[key] = nil
         }
         return parsedTag
-    }
-}
-
-// MARK: - At the end of a part of a log
-
-extension LogReader {
-    /// The end of a part's bytes (a parallel search): start tags still waiting
-    /// for their stanza that would never be reported alone (their channel logs
-    /// whole stanzas) are let go, and the stanzas queued behind them handed over,
-    /// as one reader of the whole log hands them over later, in the same order.
-    /// A waiting tag could still match a whole stanza of the next part, which
-    /// one reader would then not note as the last whole one: the tags are kept
-    /// in ``cutLog``, and ``LogCutState`` rejects a next part that logs one.
-    /// Also notes the state the reader hands on (``handover``).
-    /// Whether every start tag waiting is of a channel that logs whole stanzas
-    /// (never reported alone).
-    var waitingTagsMayBeLetGo: Bool {
-        for case .startTag(let waiting) in queue where existingChannel(for: waiting.key)?.logsWholeStanzas != true { return false }
-        return true
-    }
-
-    public func settleAtCut() {
-        guard recordsCuts else { return }
-        defer { cutLog.end = handover }
-        guard held == nil, !isStopped else { return }
-        readBatch()
-        guard waitingTagsMayBeLetGo else { return }
-        for case .startTag(let waiting) in queue {
-            waiting.tag.withUnsafeBufferPointer { tag in
-                cutLog.waiting.append((waiting.key, cutLog.keep(tag), waiting.until))
-            }
-        }
-        flushQueue(all: true)
     }
 }

@@ -44,7 +44,7 @@ public struct LogCutLog: Sendable {
     /// and the one it handed on at its end (``LogReader/settleAtCut()``).
     var start = LogPartStart()
     var end: LogPartStart?
-    /// The top tags of the whole stanzas in the part's first ``LogReader/startTagWindow``
+    /// The top tags of the whole stanzas in the part's first ``LogReader/startTagLines``
     /// lines, whatever became of them: a start tag let go at the cut before may be waiting for one.
     var early: [(key: LogReader.ChannelKey, tag: Range<Int>)] = []
     /// The record prefix the reader learned from its first record (``RecordPrefix``):
@@ -177,35 +177,5 @@ public final class LogCutState {
             }
         }
         return true
-    }
-}
-
-extension LogReader {
-    /// Whether a reader started afresh here, mid-log (``startsMidLog``) with the
-    /// format this one reads, reads on as this one does — as long as it does not
-    /// find that it ``dependsOnEarlierLines``: the last line is whole, the format is
-    /// known and its parser holds nothing from earlier lines, no stanza is partly
-    /// read in any direction of any session (nor damage being skipped), no start
-    /// tag waits for its stanza. (What the parser carries and the streams'
-    /// namespaces are handed on: ``handover``.)
-    public var isAtCleanCut: Bool { cleanCutTrouble == nil }
-
-    /// As ``isAtCleanCut``: `nil` if the reader is at a clean cut, else why not
-    /// (reported with `STANZAQ_DEBUG_PARTS`).
-    public var cleanCutTrouble: String? { cleanCutTrouble(lettingGoOfWaitingTags: false) }
-
-    /// As ``cleanCutTrouble``; `lettingGo`: start tags waiting that
-    /// ``settleAtCut()`` would let go are no trouble.
-    func cleanCutTrouble(lettingGoOfWaitingTags lettingGo: Bool) -> String? {
-        if isStopped { return "stopped" }
-        if !pendingLine.isEmpty || skippingLongLine { return "a line not read to its end" }
-        if !undetected.isEmpty || parser == nil { return "the format not detected" }
-        if !batch.isEmpty || lookahead != nil { return "records held" }
-        if let parser, parser.handover == nil { return "the parser holds what it cannot hand on" }
-        if held != nil || !queue.isEmpty && !(lettingGo && waitingTagsMayBeLetGo) { return "a start tag waits for its stanza" }
-        for channel in channels.values where !channel.isAtRest {
-            return "a stanza partly read, or damage skipped"
-        }
-        return nil
     }
 }
