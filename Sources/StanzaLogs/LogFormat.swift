@@ -11,9 +11,16 @@ import StanzaXML
 public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, CustomStringConvertible {
     /// Everything about the format.
     let definition: any LogFormatDefinition.Type
+    /// How a large log of the format is cut into parts; `nil`: it is not (``CuttableLogFormat``).
+    /// (Looked up once: a cast to a protocol costs, and the cutting asks for every line it looks at.)
+    let cutting: (any CuttableLogFormat.Type)?
+    /// How its records are skipped; `nil`: they are not (``SkippableLogFormat``).
+    let skipping: (any SkippableLogFormat.Type)?
 
     init(_ definition: any LogFormatDefinition.Type) {
         self.definition = definition
+        cutting = definition as? any CuttableLogFormat.Type
+        skipping = definition as? any SkippableLogFormat.Type
     }
 
     /// The formats, in the order `--help` lists them. Detection tries them in
@@ -63,14 +70,12 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
     /// As ``CuttableLogFormat/partStartMarker``: a line without these bytes starts no part.
     public var partStartMarker: StaticString? { cutting?.partStartMarker }
 
-    /// How a large log of the format is cut into parts; `nil`: it is not (``CuttableLogFormat``).
-    var cutting: (any CuttableLogFormat.Type)? { definition as? any CuttableLogFormat.Type }
 
     /// Whether a large log of the format may be cut into parts read on their own.
     public var isCut: Bool { cutting != nil }
 
     /// How the format writes a stanza's bytes; `nil`: its records are never skipped (``SkippableLogFormat``).
-    var recordSpelling: RecordSpelling? { (definition as? any SkippableLogFormat.Type)?.recordSpelling }
+    var recordSpelling: RecordSpelling? { skipping?.recordSpelling }
 
     /// As ``LogFormatDefinition/sharesItsMarker``.
     var sharesItsMarker: Bool { definition.sharesItsMarker }
