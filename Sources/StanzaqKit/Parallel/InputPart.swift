@@ -47,7 +47,7 @@ struct PartOfInput {
     /// For a part of a log that does not start it: the state its reader starts in,
     /// as the producer guessed it (``LogCutScanner``).
     var logStart: LogPartStart?
-    /// For a part of a log: which part of it this is (0 for the first).
+    /// Which part of its input this is (0 for the first), in the order they are checked (``Stitcher``).
     var index = 0
     /// For a part of a log: whether `bytes` run to the end of the file.
     var endsInput = false

@@ -244,7 +244,7 @@ private final class WindowJobs {
 extension ParallelSearch {
     /// Reads the windows of a job one after the other, each by a reader
     /// started there, with one searcher and sink; what they find is kept
-    /// until the windows of a log are checked as its parts are (``StitchedLog``).
+    /// until the windows are checked as the parts of an input are (``StitchedLog``).
     /// If one was not read as one reader reads it, the log is read again by
     /// one reader, writing from the job's first window on. Returns whether the
     /// job is done (else it is once the windows before are checked).
@@ -262,7 +262,10 @@ extension ParallelSearch {
             } catch {
                 // Outputs kept in memory do not fail.
             }
-            reports.append(Stitcher.Report(cutLog: windowSearcher.cutLog, clean: result?.clean ?? false))
+            let clean = result?.clean ?? false
+            // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
+            reports.append(window.log != nil ? Stitcher.Report(cutLog: windowSearcher.cutLog, clean: clean)
+                           : Stitcher.Report(standingAlone: clean))
             count += result?.count ?? 0
         }
         try? sink.flush()
@@ -272,11 +275,7 @@ extension ParallelSearch {
         trial.unboundPrefixes = windowSearcher.unboundPrefixes
         trial.statistics = windowSearcher.statistics
         trial.sink = sink
-        guard let first = windows.first, first.log != nil else {
-            // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
-            settleWindows(file, windows, trial, for: job, kept: reports.allSatisfy(\.clean))
-            return true
-        }
+        guard let first = windows.first else { return true }
         file.stitched.partsRead(first.index..<(first.index + windows.count), reports) { [self] kept in
             settleWindows(file, windows, trial, for: job, kept: kept)
             job.transcript.finish()

@@ -137,10 +137,12 @@ extension ParallelSearch {
         let partCapacity = options.partSize + 2 * blockSize
         buffer.reserveCapacity(partCapacity)
         var offset = 0, readTo = buffer.count, line = 1, before = 0
-        var first = true
+        var first = true, index = 0
         func part(_ bytes: [UInt8]?, stanzas: Int?) -> PartOfInput {
-            PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : header,
-                        header: header ?? [], line: line, stanzasBefore: before, stanzas: stanzas, sequence: header == nil)
+            var part = PartOfInput(fileDescriptor: fd, offset: offset, bytes: bytes, continuing: first ? nil : header,
+                                   header: header ?? [], line: line, stanzasBefore: before, stanzas: stanzas, sequence: header == nil)
+            part.index = index
+            return part
         }
         cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.partSize) }) {
@@ -168,6 +170,7 @@ extension ParallelSearch {
                 buffer = rest
                 let newlines = bytes.withUnsafeBufferPointer(countNewlines)
                 guard make(.part(file, part(bytes, stanzas: stanzas))) else { break cutting }
+                index += 1
                 line += newlines
                 before += stanzas
                 offset += end

@@ -189,7 +189,10 @@ private struct StreamWindowJobs {
 
     /// Keeps a window for a job; false once the search stopped.
     mutating func add(offset: Int, bytes: [UInt8], line: Int, before: Int, stanzas: Int, first: Bool) -> Bool {
-        batch.append(part(offset: offset, bytes: bytes, line: line, before: before, stanzas: stanzas, first: first))
+        var window = part(offset: offset, bytes: bytes, line: line, before: before, stanzas: stanzas, first: first)
+        // (Checked in order, as the parts of a log are.)
+        window.index = count
+        batch.append(window)
         batchBytes += bytes.count
         count += 1
         return batchBytes < batchLimit || flush()

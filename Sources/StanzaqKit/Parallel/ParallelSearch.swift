@@ -189,12 +189,9 @@ final class ParallelSearch: @unchecked Sendable {
             let trial = Transcript(unbounded: true)
             var cutLog: LogCutLog?
             let clean = search(InputPart(path: file.path, part: part), for: job, into: trial, cutLog: &cutLog)
-            guard part.log != nil else {
-                settle(job, file, part, trial, kept: clean)
-                return true
-            }
-            // Kept only if the parts before it were, and its start tags fared as in one reader of the log.
-            file.stitched.partsRead(part.index..<(part.index + 1), [Stitcher.Report(cutLog: cutLog, clean: clean)]) { [self] kept in
+            // Kept only if the parts before it were, and (in a log) its start tags fared as in one reader.
+            let report = part.log != nil ? Stitcher.Report(cutLog: cutLog, clean: clean) : Stitcher.Report(standingAlone: clean)
+            file.stitched.partsRead(part.index..<(part.index + 1), [report]) { [self] kept in
                 settle(job, file, part, trial, kept: kept)
                 job.transcript.finish()
             }

@@ -2,11 +2,12 @@
 import StanzaQuery
 #endif
 
-/// Decides, part after part, whether the parts of a log read on their own are
-/// what one reader of the whole log reads there: a part is kept if the parts
-/// before it were, it was read cleanly (``LogReader/isAtCleanCut``…), it was
+/// Decides, part after part, whether the parts of an input read on their own
+/// are what one reader of the whole input reads there: a part is kept if the
+/// parts before it were and it was read cleanly — of an XMPP stream, ending
+/// where the scanner said; of a log, at a clean cut (``LogReader/isAtCleanCut``…),
 /// started in the state the part before handed on (``LogReader/handover``),
-/// and its start tags fared as in that reader (``LogCutState``).
+/// its start tags faring as in that reader (``LogCutState``).
 ///
 /// A state machine, as swift-nio's are: told of parts read (in any order, a
 /// group at a time — a part, or the windows of one job), it returns the
@@ -20,6 +21,21 @@ struct Stitcher {
         var cutLog: LogCutLog?
         /// Whether it was read cleanly to its end.
         var clean: Bool
+        /// Whether the part depends on nothing before it once it is read
+        /// cleanly: a part of an XMPP stream or sequence, whose reader checks
+        /// that it ends where the scanner said, with as many stanzas.
+        var standsAlone = false
+
+        init(cutLog: LogCutLog?, clean: Bool) {
+            self.cutLog = cutLog
+            self.clean = clean
+        }
+
+        /// The report of a part that stands alone (``standsAlone``).
+        init(standingAlone clean: Bool) {
+            self.clean = clean
+            standsAlone = true
+        }
     }
 
     /// What becomes of a group of parts: all kept, or read again.
@@ -58,12 +74,12 @@ struct Stitcher {
     /// Why the next part in order is not kept; `nil` if it is.
     private func trouble(_ report: Report) -> String? {
         guard report.clean else { return report.cutLog?.trouble ?? "not read to its end" }
-        guard let cutLog = report.cutLog else { return "not read to its end" }
+        guard let cutLog = report.cutLog else { return report.standsAlone ? nil : "not read to its end" }
         return state.trouble(applying: cutLog)
     }
 }
 
-/// A log's ``Stitcher`` shared by the threads that read its parts: each
+/// An input's ``Stitcher`` shared by the threads that read its parts: each
 /// thread that reads a group tells it, under the lock, and then runs outside
 /// it what the verdicts now known say for each group — its own, or one
 /// another thread read before.
