@@ -73,8 +73,8 @@ final class SplitFile: @unchecked Sendable {
     let fileDescriptor: Int32
     /// The part from which one reader reads the rest of the file (`Int.max`: none).
     let fellBackAt = Atomic<Int>(Int.max)
-    /// For a log: its parts checked in order.
-    let stitched = StitchedLog()
+    /// Its parts, checked in order.
+    let stitched = StitchedInput()
     /// How many parts the producer made and how many were kept (``SearchOptions/reportsParts``).
     let partsMade = Atomic<Int>(0)
     let partsKept = Atomic<Int>(0)

@@ -244,7 +244,7 @@ private final class WindowJobs {
 extension ParallelSearch {
     /// Reads the windows of a job one after the other, each by a reader
     /// started there, with one searcher and sink; what they find is kept
-    /// until the windows are checked as the parts of an input are (``StitchedLog``).
+    /// until the windows are checked as the parts of an input are (``StitchedInput``).
     /// If one was not read as one reader reads it, the log is read again by
     /// one reader, writing from the job's first window on. Returns whether the
     /// job is done (else it is once the windows before are checked).

@@ -173,8 +173,8 @@ final class ParallelSearch: @unchecked Sendable {
         return false
     }
 
-    /// Runs `job`; whether it is done (a part of a log is done once it is
-    /// checked, maybe by another worker: ``StitchedLog/partsRead(_:_:then:)``).
+    /// Runs `job`; whether it is done (a part or windows are done once
+    /// checked, maybe by another worker: ``StitchedInput/partsRead(_:_:then:)``).
     func run(_ job: Job) -> Bool {
         guard !isUnwanted(job) else { return true }
         switch job.work {

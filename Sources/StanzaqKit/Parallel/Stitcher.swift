@@ -12,7 +12,7 @@ import StanzaQuery
 /// A state machine, as swift-nio's are: told of parts read (in any order, a
 /// group at a time — a part, or the windows of one job), it returns the
 /// verdicts now known, one a group, in order; it runs nothing, waits for
-/// nothing and holds no lock (``StitchedLog`` does). Once a part is not kept,
+/// nothing and holds no lock (``StitchedInput`` does). Once a part is not kept,
 /// no later one is: one reader reads the log again from there.
 struct Stitcher {
     /// What the reader of one part found.
@@ -83,7 +83,7 @@ struct Stitcher {
 /// thread that reads a group tells it, under the lock, and then runs outside
 /// it what the verdicts now known say for each group — its own, or one
 /// another thread read before.
-final class StitchedLog: @unchecked Sendable {
+final class StitchedInput: @unchecked Sendable {
     private let lock = Condition()
     private var stitcher = Stitcher()
     /// What to do with each group's verdict, until it is known.
