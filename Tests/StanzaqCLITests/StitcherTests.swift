@@ -38,4 +38,13 @@ final class StitcherTests: XCTestCase {
         XCTAssertEqual(stitcher.partsRead(0..<1, [good]), [verdict(0, true), verdict(1, false)])
         XCTAssertEqual(stitcher.fellBack?.why, "its parser started otherwise than the one before ended")
     }
+
+    /// A part of a stream stands alone: kept once read cleanly and the parts before were.
+    func testAPartOfAStreamStandsAloneOnceReadCleanly() {
+        var stitcher = Stitcher()
+        XCTAssertEqual(stitcher.partsRead(1..<2, [Stitcher.Report(standingAlone: true)]), [])
+        XCTAssertEqual(stitcher.partsRead(0..<1, [Stitcher.Report(standingAlone: true)]), [verdict(0, true), verdict(1, true)])
+        XCTAssertEqual(stitcher.partsRead(2..<3, [Stitcher.Report(standingAlone: false)]), [verdict(2, false)])
+        XCTAssertEqual(stitcher.fellBack?.why, "not read to its end")
+    }
 }

@@ -13,7 +13,7 @@ import StanzaQuery
 /// group at a time — a part, or the windows of one job), it returns the
 /// verdicts now known, one a group, in order; it runs nothing, waits for
 /// nothing and holds no lock (``StitchedInput`` does). Once a part is not kept,
-/// no later one is: one reader reads the log again from there.
+/// no later one is: one reader reads the input again from there.
 struct Stitcher {
     /// What the reader of one part found.
     struct Report {
