@@ -15,6 +15,32 @@ struct InputPart {
 
     /// The name in messages and prefixes.
     var name: String { path == "-" ? "(standard input)" : path }
+
+    /// Where reading starts, and what the reader takes as already done there.
+    struct Start {
+        /// The stanzas before it (numbered on from there).
+        var stanzasBefore = 0
+        /// The lines before it (a log's lines are numbered on from there).
+        var linesBefore = 0
+        /// The lines up to which what is found was written already (a log read
+        /// again from its start after its parts).
+        var silentThrough = 0
+        /// Whether the input's warnings were said (by the reader of its start).
+        var warned = false
+        /// Whether the reading starts at the file's first byte: compression
+        /// and an envelope are looked for only there.
+        var isWholeFile = true
+    }
+
+    /// Where this search starts reading: at the input's start, or where a part starts.
+    var start: Start {
+        guard let part else { return Start() }
+        // (The parts of an enveloped log warn at its end, as one reader does.)
+        return Start(stanzasBefore: part.stanzasBefore, linesBefore: part.log != nil ? part.line - 1 : 0,
+                     silentThrough: part.silentThrough,
+                     warned: part.enveloped == nil && (part.offset > 0 || part.silentThrough > 0),
+                     isWholeFile: part.offset == 0 && part.bytes == nil && part.continuing == nil)
+    }
 }
 
 /// A part of a file read on its own: from `offset`, either `bytes` (which end

@@ -74,17 +74,15 @@ final class InputSearch<Sink: SearchSink> {
         evaluator = searcher.evaluator
         direction = searcher.options.direction
         sessionJIDs = searcher.options.tracksSessionJIDs ? SessionJIDs() : nil
-        let part = input.part
-        number = part?.stanzasBefore ?? 0
+        let start = input.start
+        number = start.stanzasBefore
         limit = [searcher.options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
-        silentThrough = part?.silentThrough ?? 0
-        linesBefore = part.map { $0.log != nil ? $0.line - 1 : 0 } ?? 0
-        // (The parts of an enveloped log warn at its end, as one reader does.)
-        warned = part.map { $0.enveloped == nil && ($0.offset > 0 || $0.silentThrough > 0) } ?? false
-        decompressed = part == nil ? DecompressedInput() : nil
-        // A part is the file's plain text, but for a reader of the whole file again.
-        let rereadsFile = part.map { $0.offset == 0 && $0.bytes == nil && $0.continuing == nil } ?? true
-        envelopeDecided = !rereadsFile || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
+        silentThrough = start.silentThrough
+        linesBefore = start.linesBefore
+        warned = start.warned
+        // (A part of a split input is never compressed.)
+        decompressed = input.part == nil ? DecompressedInput() : nil
+        envelopeDecided = !start.isWholeFile || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
     }
 
     /// Searches the input; returns how many of its stanzas counted, and for a
