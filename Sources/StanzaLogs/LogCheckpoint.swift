@@ -78,14 +78,13 @@ extension LogReader {
         }
         guard cleanCutTrouble == nil, let format, let parserState = parser?.handover else { return nil }
         let ordered = channels.sorted { $0.value.lastUse < $1.value.lastUse }
-        let record = record.flatMap { record in
-            record.channel.map { channel in
-                LogCheckpoint.OpenRecord(key: record.key, shape: record.shape, line: record.line, damaged: record.damaged,
-                                         hasData: record.hasData, source: channel.current, wholeRecord: channel.recordingWholeRecord)
-            }
+        var record: LogCheckpoint.OpenRecord?
+        if let open = self.record {
+            // (A record kept in the batch is read by the time a line ends: `feed` reads the batch.)
+            guard !open.batched, let channel = open.channel else { return nil }
+            record = LogCheckpoint.OpenRecord(key: open.key, shape: open.shape, line: open.line, damaged: open.damaged,
+                                              hasData: open.hasData, source: channel.current, wholeRecord: channel.recordingWholeRecord)
         }
-        // (A record kept in the batch is read by the time a line ends: `feed` reads the batch.)
-        guard self.record == nil || (record != nil && !self.record!.batched) else { return nil }
         return LogCheckpoint(
             line: lineNumber, stanzaCount: stanzaCount, format: format, parser: parserState, recordPrefix: recordPrefix,
             firstRecordLine: firstRecordLine,
