@@ -8,10 +8,9 @@ extension ParallelSearch {
     func reportParts(of file: SplitFile) {
         var line = "stanzaq: parts of \(InputPart(path: file.path).name): \(file.partsMade.load(ordering: .acquiring)) made, "
             + "\(file.partsKept.load(ordering: .acquiring)) kept"
+        // (A part reads the rest of the file only after the stitcher's verdict against it.)
         if let fellBack = file.stitched.fellBack {
             line += ", fell back at part \(fellBack.index): \(fellBack.why)"
-        } else if file.fellBackAt.load(ordering: .acquiring) != Int.max {
-            line += ", fell back"
         }
         try? output.flush()
         searcher.diagnostics.write(line)
