@@ -79,22 +79,20 @@ private func readInParts(_ bytes: UnsafeRawBufferPointer, format: LogFormat, cut
     var reading = Reading()
     let first = LogReader(format: format, handler: { reading.stanzas.append(render($0, $1)); return true },
                           damage: { reading.damage.append($0.description) })
-    first.recordsCuts = true
+    first.keepLedger()
     first.feed(UnsafeRawBufferPointer(rebasing: bytes[..<cut.offset]))
-    first.settleAtCut()
-    guard first.isAtCleanCut, first.format == format, let handedOn = first.cutLog.end else { return nil }
-    let second = LogReader(format: format, handler: { reading.stanzas.append(render($0, $1)); return true },
-                           damage: { reading.damage.append($0.description) })
-    second.continueInNewFile(linesBefore: cut.line - 1)
-    second.startsMidLog = true
-    second.recordsCuts = true
+    first.handOff()
+    guard first.canHandOff, first.format == format, let handedOn = first.ledger?.end else { return nil }
     // Started as a parallel search starts a part whose state the producer guessed right.
-    second.resume(from: handedOn)
+    let second = LogReader(resuming: LogCheckpoint(unknownPastAt: cut.line, format: format, handover: handedOn),
+                           handler: { reading.stanzas.append(render($0, $1)); return true },
+                           damage: { reading.damage.append($0.description) })
+    second.keepLedger()
     second.feed(UnsafeRawBufferPointer(rebasing: bytes[cut.offset...]))
     second.finish()
-    guard !second.dependsOnEarlierLines else { return nil }
-    let state = LogCutState()
-    guard state.apply(first.cutLog), state.apply(second.cutLog) else { return nil }
+    guard !second.dependsOnUnknownPast, let firstLedger = first.ledger, let secondLedger = second.ledger else { return nil }
+    let history = LogHistory()
+    guard history.apply(firstLedger), history.apply(secondLedger) else { return nil }
     return reading
 }
 
@@ -206,7 +204,7 @@ private func search(threads: Int, partSize: Int) -> SearchRun {
     options.fields = LogFieldName.known
     options.readAll = true
     options.threads = threads
-    options.partSize = partSize
+    options.parallel.partSize = partSize
     let output = Output.inMemory()
     let diagnostics = Diagnostics.inMemory()
     let searcher = Searcher(options: options, sink: options.makeSink(output: output), diagnostics: diagnostics, output: output)

@@ -6,9 +6,9 @@ import StanzaXML
 extension LogChannel {
     /// The start of a stream whose default namespace is `namespace` (none if the reader has a `defaultNamespace`).
     static func streamHeader(namespace: String?, defaultNamespace: String?) -> [UInt8] {
-        // (The usual two made once: a channel is made for each session in each
-        // window of a selective search, and building the String each time was a
-        // noticeable part of reading the windows of tshark's output.)
+        // (The usual two made once: a channel is made for each session each
+        // time a reader starts, many times in a selective search, and building
+        // the String each time slowed reading tshark's output.)
         guard let namespace, defaultNamespace == nil else { return headerWithoutNamespace }
         if namespace == "jabber:client" { return clientHeader }
         return makeStreamHeader(namespace: namespace)

@@ -30,7 +30,7 @@ final class LogChannel {
     /// The reader, made when the channel is first fed: most channels of a log whose
     /// records are kept and read together (``WholeRecordBatch``) are never fed, and
     /// making a reader is costly (a libxml2 parser fed a stream's header), for each
-    /// direction of each session in each part of a log read in parallel. Until
+    /// direction of each session each time a log reader starts from a checkpoint. Until
     /// then the channel is as a fresh one: between stanzas, holding nothing.
     @exclusivity(unchecked) var madeReader: StanzaReader?
     /// The start of the stream its reader reads in (it declares the `stream` prefix
@@ -61,8 +61,8 @@ final class LogChannel {
     @exclusivity(unchecked) private(set) var isStopped = false
 
     /// - Parameters:
-    ///   - namespace: the stream's default namespace now (a part of a log may
-    ///     start inside a stream whose header declared one);
+    ///   - namespace: the stream's default namespace now (a reader started from
+    ///     a checkpoint may start inside a stream whose header declared one);
     ///   - firstNamespace: the one the log's format or session gives it.
     init(namespace: String?, firstNamespace: String?, defaultNamespace: String?, depthLimit: Int?, childSelection: ChildSelection?,
          deliver: @escaping (Element, StanzaSource) -> Bool, report: @escaping (InputDamage) -> Void) {

@@ -59,6 +59,23 @@ public struct LogCheckpoint: Equatable, Sendable {
         var wholeRecord: Bool
     }
     var record: OpenRecord?
+    /// For a checkpoint made without reading the lines before
+    /// (``init(unknownPastAt:format:handover:)``): what was guessed of them.
+    var unknownPast: LogHandover?
+}
+
+extension LogCheckpoint {
+    /// A checkpoint at the start of line `line` of a log in `format` whose lines
+    /// before were not read: of them, only what `handover` guesses is known.
+    /// A reader started from it notes whether what it reads may depend on
+    /// them (``LogReader/dependsOnUnknownPast``) and, in its ledger, what it took
+    /// for granted (``LogReader/keepLedger()``), which ``LogHistory`` checks
+    /// once the lines before are read.
+    public init(unknownPastAt line: Int, format: LogFormat, handover: LogHandover) {
+        self.init(line: line - 1, stanzaCount: 0, format: format, parser: handover.parser, channels: [], uses: 0,
+                  lastWholeTag: [], loggedWholeStanzas: false)
+        unknownPast = handover
+    }
 }
 
 extension LogReader {
@@ -66,7 +83,7 @@ extension LogReader {
     /// where part of it is not plain data: a stanza partly read, a start tag
     /// waiting, lines held, the format not yet known.
     public var checkpoint: LogCheckpoint? {
-        guard !startsMidLog else { return nil }
+        guard !pastIsUnknown else { return nil }
         guard parser != nil else {
             // (No line was interpreted: the lines kept are all there is.)
             guard pendingLine.isEmpty && !skippingLongLine && !isStopped else { return nil }
@@ -76,7 +93,7 @@ extension LogReader {
             undetected.detector = detector
             return undetected
         }
-        guard cleanCutTrouble == nil, let format, let parserState = parser?.handover else { return nil }
+        guard handOffTrouble == nil, let format, let parserState = parser?.handover else { return nil }
         let ordered = channels.sorted { $0.value.lastUse < $1.value.lastUse }
         var record: LogCheckpoint.OpenRecord?
         if let open = self.record {
@@ -99,10 +116,12 @@ extension LogReader {
 
     /// A reader that reads on from `checkpoint`: fed the lines after it, it
     /// hands over what the reader that made the checkpoint hands over for them.
-    public convenience init(resuming checkpoint: LogCheckpoint, defaultNamespace: String? = nil,
+    public convenience init(resuming checkpoint: LogCheckpoint, defaultNamespace: String? = nil, reusing scratch: LogReaderScratch? = nil,
                             handler: @escaping Handler, damage: @escaping (InputDamage) -> Void) {
-        self.init(format: checkpoint.format, defaultNamespace: defaultNamespace, handler: handler, damage: damage)
+        self.init(format: checkpoint.format, defaultNamespace: defaultNamespace, reusing: scratch, handler: handler, damage: damage)
         lineNumber = checkpoint.line
+        unknownPast = checkpoint.unknownPast
+        pastIsUnknown = unknownPast != nil
         undetected = checkpoint.undetected.map { ($0.number, $0.bytes) }
         detector = checkpoint.detector
         stanzaCount = checkpoint.stanzaCount
@@ -127,5 +146,60 @@ extension LogReader {
             channel.current = saved.source
             channel.recordingWholeRecord = saved.wholeRecord
         }
+    }
+}
+
+/// What a log reader must be told to read on from a line without having read
+/// the lines before it: what its parser carries (``LogParserState``) and the
+/// default namespace of each stream whose header declared one other than the
+/// format's. A reader hands it out (``LogReader/handover``); a reader whose
+/// past is unknown starts from a guess of it
+/// (``LogCheckpoint/init(unknownPastAt:format:handover:)``), which holds only
+/// if the reader of the lines before handed on exactly this.
+public struct LogHandover: Equatable, Sendable {
+    var parser = LogParserState()
+    /// Streams whose namespace is not the one a channel is made with.
+    var namespaces: [LogReader.ChannelKey: String] = [:]
+    /// Where records just before the line were not read (``LogCutScanner/skipped(_:)``)
+    /// and the stream headers in them noted: the namespaces the reader of the
+    /// lines before must hand on. (What the headers declare is the scanner's
+    /// guess, not checked: a search that skips records takes what they say as
+    /// they are written.)
+    var namespacesHandedOn: [LogReader.ChannelKey: String]?
+    /// Likewise what the parser carried before the records not read, where they
+    /// change it (tshark's `Filter:` lines, noted: ``RecordSpelling/noted``).
+    var parserHandedOn: LogParserState?
+
+    /// What the reader of the lines before must hand on.
+    var handedOnBefore: LogHandover {
+        var before = self
+        before.namespaces = namespacesHandedOn ?? namespaces
+        before.namespacesHandedOn = nil
+        before.parser = parserHandedOn ?? parser
+        before.parserHandedOn = nil
+        return before
+    }
+
+    public init() {}
+}
+
+extension LogReader {
+    /// What a reader started at the next line must be told to read on as this
+    /// one does (``LogHandover``); `nil` if the parser holds what cannot be
+    /// handed on. (The rest of a hand-off is ``handOffTrouble``'s.)
+    public var handover: LogHandover? {
+        guard let state = parser?.handover else { return nil }
+        var end = LogHandover()
+        end.parser = state
+        end.namespaces = unknownPast?.namespaces ?? [:]
+        for (key, channel) in channels { end.namespaces[key] = channel.namespace == channel.firstNamespace ? nil : channel.namespace }
+        return end
+    }
+
+    /// The namespace a channel made now starts with: the one its stream had
+    /// where the reader started, if not the one it is made with.
+    func startNamespace(of key: ChannelKey) -> String? {
+        guard let namespaces = unknownPast?.namespaces, !namespaces.isEmpty else { return nil }
+        return namespaces[key]
     }
 }

@@ -137,8 +137,8 @@ extension LogReader {
             return existing
         }
         if channels.count >= Self.channelLimit {
-            // (Mid-log, which channel goes depends on those made before the start.)
-            if startsMidLog { dependsOnEarlierLines = true }
+            // (Which channel goes depends on those made before the start.)
+            if pastIsUnknown { dependsOnUnknownPast = true }
             // Forget the channel idle longest that holds no partial stanza.
             if let idle = channels.filter({ $0.value.isBetweenStanzas }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
                 channels[idle.key] = nil
@@ -149,7 +149,7 @@ extension LogReader {
         let first = namespace()
         let channel = makeChannel(for: key, namespace: startNamespace(of: key) ?? first, firstNamespace: first)
         channel.lastUse = uses
-        if recordsCuts { cutLog.operations.append(.made(key)) }
+        ledger?.note(.made(key))
         return channel
     }
 

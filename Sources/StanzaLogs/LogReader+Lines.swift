@@ -49,11 +49,11 @@ extension LogReader {
             readBatch(lastGoesOn: true)
             guard !isStopped else { return }
         }
-        if startsMidLog && !endedEarlierRecord {
+        if pastIsUnknown && !endedEarlierRecord {
             // A record begun before the start may go on in this line: not known here.
             switch parsed.kind {
             case .record, .text, .maybeMoreElseRecord: endedEarlierRecord = true
-            case .more, .maybeMore: dependsOnEarlierLines = true
+            case .more, .maybeMore: dependsOnUnknownPast = true
             case .unrelated: break
             }
         }

@@ -17,7 +17,7 @@ extension LogReader {
         guard let learned = recordPrefix else {
             let prefix = RecordPrefix(of: line)
             recordPrefix = prefix
-            if recordsCuts { cutLog.recordPrefix = prefix }
+            ledger?.recordPrefix = prefix
             // Kept until the next record line says whether it had words before the prefix.
             if !prefix.hasTime { firstRecordLine = Array(line) }
             return .record
@@ -26,7 +26,7 @@ extension LogReader {
             firstRecordLine = nil
             if let prefix = first.withUnsafeBufferPointer({ RecordPrefix.replacing(learned, firstLine: $0, by: line) }) {
                 recordPrefix = prefix
-                if recordsCuts { cutLog.recordPrefix = prefix }
+                ledger?.recordPrefix = prefix
                 return .record
             }
         }

@@ -148,33 +148,32 @@ public final class LogReader {
     @exclusivity(unchecked) var heldTag: [UInt8] = []
     @exclusivity(unchecked) var heldRest: (namespace: String?, source: StanzaSource, column: Int, until: Int)?
 
-    /// Set before the first input when the reader starts in the middle of a log
-    /// (a part of a log read on its own, in a parallel search): the reader then
-    /// notes whether anything it did may depend on the lines before its start
-    /// (``dependsOnEarlierLines``).
-    @exclusivity(unchecked) public var startsMidLog = false
-    /// For a reader that ``startsMidLog``: whether what it read may not be what a
-    /// reader of the whole log reads there, even if that reader was ``isAtCleanCut``
-    /// at the start — a line that continues a record begun before, damage (its
-    /// message may depend on what came before), channels enough to forget one.
-    /// A parallel search then reads the log another way. (What depends on the
-    /// stanzas logged before — start tags that a whole stanza accounts for — is
-    /// in ``cutLog``, checked by ``LogCutState``.)
-    @exclusivity(unchecked) public internal(set) var dependsOnEarlierLines = false
+    /// For a reader started where the lines before were not read
+    /// (``LogCheckpoint/init(unknownPastAt:format:handover:)``): what it was
+    /// told of them. It then notes whether anything it did may depend on them
+    /// (``dependsOnUnknownPast``).
+    var unknownPast: LogHandover?
+    @exclusivity(unchecked) var pastIsUnknown = false
+    /// For a reader whose past is unknown: whether what it read may not be what
+    /// a reader of the whole log reads there, even if that reader could hand off
+    /// at the start (``canHandOff``) — a line that continues a record begun
+    /// before, damage (its message may depend on what came before), channels
+    /// enough to forget one. (What depends on the stanzas logged before — start
+    /// tags that a whole stanza accounts for — is in the ``ledger``.)
+    @exclusivity(unchecked) public internal(set) var dependsOnUnknownPast = false
     /// Whether any channel logged a whole stanza (Prosody's start tags alone are then
     /// of stanzas never on the wire).
     @exclusivity(unchecked) var loggedWholeStanzas = false
-    /// The namespaces of the streams at the part's start (``resume(from:)``).
-    var startNamespaces: [ChannelKey: String] = [:]
     /// Whether a line that ends any record begun before the start has been read.
     @exclusivity(unchecked) var endedEarlierRecord = false
-    /// Set before the first input to keep ``cutLog``.
-    @exclusivity(unchecked) public var recordsCuts = false {
-        didSet { cutLog.firstLine = lineNumber + 1 }
-    }
     /// What the reader did that depends on the whole stanzas logged before
-    /// (kept when ``recordsCuts``).
-    @exclusivity(unchecked) public internal(set) var cutLog = LogCutLog()
+    /// (``LogLedger``), once ``keepLedger()`` is called.
+    @exclusivity(unchecked) public internal(set) var ledger: LogLedger?
+
+    /// Keeps a ``ledger`` from the next line on (called before the first input).
+    public func keepLedger() {
+        ledger = LogLedger(firstLine: lineNumber + 1, start: unknownPast ?? LogHandover())
+    }
 
     /// Creates a reader.
     /// - Parameters:

@@ -23,7 +23,7 @@ struct CommandEnvironment {
     /// the default: `STANZAQ_PART_SIZE`, a seam for tests that cut often.
     var partSize: Int?
     /// `STANZAQ_DEBUG_PARTS` is set: a parallel search says what became of the
-    /// parts of each input it cut (``SearchOptions/reportsParts``).
+    /// parts of each input it cut (``ParallelOptions/reportsParts``).
     var reportsParts = false
 
     /// The process's own.

@@ -295,8 +295,8 @@ struct StanzaqCommand: ParsableCommand {
         options.readAll = input.readAll
         options.reportsStatistics = input.stats
         options.redaction = try format.redaction
-        if let size = environment.partSize { options.partSize = size }
-        options.reportsParts = environment.reportsParts
+        if let size = environment.partSize { options.parallel.partSize = size }
+        options.parallel.reportsParts = environment.reportsParts
         options.directory = environment.directory
         options.recursive = input.recursive
         options.globs = try input.globFilter()

@@ -8,7 +8,7 @@ import StanzaqTestSupport
 /// a reader started at its first line finds what one reader of the whole log
 /// finds there when the reader before it ended at a clean cut, the part's
 /// reader depends on nothing before it, and its start tags fare as in one
-/// reader (``LogCutState``).
+/// reader (``LogHistory``).
 final class LogCutTests: XCTestCase {
     /// A Prosody log as mod_stanza_debug, stanza_router and sessionmanager write it:
     /// two sessions, stanzas spanning lines, start tags before and after their stanzas.
@@ -31,16 +31,23 @@ final class LogCutTests: XCTestCase {
     /// What a reader finds, as rows, and the reader.
     func read(_ lines: ArraySlice<String>, midLog: Bool, toEnd: Bool = false) -> (rows: [String], reader: LogReader) {
         var rows: [String] = []
-        let reader = LogReader(format: .prosody, handler: { stanza, source in
+        let handler: LogReader.Handler = { stanza, source in
             rows.append("\(source.line) \(source.direction!.rawValue) \(stanza.name) \(stanza.attribute("id") ?? "-")")
             return true
-        }, damage: { XCTFail("damage: \($0)") })
-        reader.continueInNewFile(linesBefore: lines.startIndex)
-        reader.startsMidLog = midLog
-        reader.recordsCuts = true
+        }
+        let reader: LogReader
+        if midLog {
+            // Started as a parallel search starts a part: the lines before not read.
+            let start = LogCheckpoint(unknownPastAt: lines.startIndex + 1, format: .prosody, handover: LogHandover())
+            reader = LogReader(resuming: start, handler: handler, damage: { XCTFail("damage: \($0)") })
+        } else {
+            reader = LogReader(format: .prosody, handler: handler, damage: { XCTFail("damage: \($0)") })
+            reader.continueInNewFile(linesBefore: lines.startIndex)
+        }
+        reader.keepLedger()
         reader.feed(Array(lines.map { $0 + "\n" }.joined().utf8))
-        // A part that ends inside the log is settled as a parallel search settles it.
-        if toEnd { reader.finish() } else { reader.settleAtCut() }
+        // A part that ends inside the log hands off as in a parallel search.
+        if toEnd { reader.finish() } else { reader.handOff() }
         return (rows, reader)
     }
 
@@ -61,19 +68,19 @@ final class LogCutTests: XCTestCase {
         for cut in [6, 12] {
             let first = read(Self.log[..<cut], midLog: false)
             let second = read(Self.log[cut...], midLog: true, toEnd: true)
-            XCTAssertNil(first.reader.cleanCutTrouble, "cut before line \(cut + 1)")
-            XCTAssertFalse(second.reader.dependsOnEarlierLines, "cut before line \(cut + 1)")
-            let state = LogCutState()
-            XCTAssertTrue(state.apply(first.reader.cutLog) && state.apply(second.reader.cutLog), "cut before line \(cut + 1)")
+            XCTAssertNil(first.reader.handOffTrouble, "cut before line \(cut + 1)")
+            XCTAssertFalse(second.reader.dependsOnUnknownPast, "cut before line \(cut + 1)")
+            let state = LogHistory()
+            XCTAssertTrue(state.apply(first.reader.ledger!) && state.apply(second.reader.ledger!), "cut before line \(cut + 1)")
             XCTAssertEqual(first.rows + second.rows, whole, "cut before line \(cut + 1)")
         }
     }
 
     func testCutsThatAreNotClean() {
         // Inside a stanza spanning lines: the line after continues a record begun before.
-        XCTAssertTrue(read(Self.log[1...], midLog: true).reader.dependsOnEarlierLines)
+        XCTAssertTrue(read(Self.log[1...], midLog: true).reader.dependsOnUnknownPast)
         // Between a start tag and its stanza: the start tag waits.
-        XCTAssertFalse(read(Self.log[..<4], midLog: false).reader.isAtCleanCut)
+        XCTAssertFalse(read(Self.log[..<4], midLog: false).reader.canHandOff)
     }
 
     func testStartTagAccountedForByAStanzaBeforeTheCut() {
@@ -81,11 +88,11 @@ final class LogCutTests: XCTestCase {
         // reports it, one reader of the log does not.
         let first = read(Self.log[..<7], midLog: false)
         let second = read(Self.log[7...], midLog: true)
-        XCTAssertTrue(first.reader.isAtCleanCut)
-        XCTAssertFalse(second.reader.dependsOnEarlierLines)
-        let state = LogCutState()
-        XCTAssertTrue(state.apply(first.reader.cutLog))
-        XCTAssertFalse(state.apply(second.reader.cutLog))
+        XCTAssertTrue(first.reader.canHandOff)
+        XCTAssertFalse(second.reader.dependsOnUnknownPast)
+        let state = LogHistory()
+        XCTAssertTrue(state.apply(first.reader.ledger!))
+        XCTAssertFalse(state.apply(second.reader.ledger!))
     }
 
     func testWhereAPartMayStart() {

@@ -6,8 +6,8 @@ import XCTest
 /// The stitcher decides the parts of a log in order, whatever order they are
 /// read in, and gives up on every part after one that is not kept.
 final class StitcherTests: XCTestCase {
-    let good = Stitcher.Report(cutLog: LogCutLog(), clean: true)
-    let notToItsEnd = Stitcher.Report(cutLog: nil, clean: false)
+    let good = Stitcher.Report(ledger: LogLedger(), clean: true)
+    let notToItsEnd = Stitcher.Report(ledger: nil, clean: false)
 
     func verdict(_ group: Int, _ kept: Bool) -> Stitcher.Verdict { Stitcher.Verdict(group: group, kept: kept) }
 
@@ -32,9 +32,9 @@ final class StitcherTests: XCTestCase {
     /// A part whose reader started otherwise than the part before ended is not kept.
     func testAPartStartedOtherwiseThanThePartBeforeEndedIsNotKept() {
         var stitcher = Stitcher()
-        var second = LogCutLog()
+        var second = LogLedger()
         second.firstLine = 10
-        XCTAssertEqual(stitcher.partsRead(1..<2, [Stitcher.Report(cutLog: second, clean: true)]), [])
+        XCTAssertEqual(stitcher.partsRead(1..<2, [Stitcher.Report(ledger: second, clean: true)]), [])
         XCTAssertEqual(stitcher.partsRead(0..<1, [good]), [verdict(0, true), verdict(1, false)])
         XCTAssertEqual(stitcher.fellBack?.why, "its parser started otherwise than the one before ended")
     }

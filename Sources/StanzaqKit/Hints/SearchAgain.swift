@@ -82,7 +82,7 @@ extension Searcher {
             again.separator = [0x0A]
             again.fields = []
             again.reportsStatistics = false
-            again.reportsParts = false
+            again.parallel.reportsParts = false
             again.pairs = false
             again.unanswered = false
             again.context = nil

@@ -71,9 +71,9 @@ final class JobWriter {
         case .end(let file):
             searcher.statistics.noteInput(count: fileCount)
             searcher.statistics.bytes += file.size
-            if search.options.reportsParts { search.reportParts(of: file) }
+            if search.options.parallel.reportsParts { search.reportParts(of: file) }
             if !Interruption.isRequested && !(sink.stopsAtFirstMatch && searcher.matched) {
-                try sink.endInput(InputPart(path: file.path).name, count: fileCount)
+                try sink.endInput(SearchedInput(path: file.path).name, count: fileCount)
             }
             fileCount = 0
         }

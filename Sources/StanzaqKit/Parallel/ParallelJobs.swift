@@ -75,7 +75,7 @@ final class SplitFile: @unchecked Sendable {
     let fellBackAt = Atomic<Int>(Int.max)
     /// Its parts, checked in order.
     let stitched = StitchedInput()
-    /// How many parts the producer made and how many were kept (``SearchOptions/reportsParts``).
+    /// How many parts the producer made and how many were kept (``ParallelOptions/reportsParts``).
     let partsMade = Atomic<Int>(0)
     let partsKept = Atomic<Int>(0)
 

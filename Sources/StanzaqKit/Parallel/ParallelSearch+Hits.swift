@@ -26,16 +26,16 @@ extension ParallelSearch {
     /// a window's reader (making and freeing its libxml2 parsers) costs about
     /// as much as reading that much more; joining further read more bytes than
     /// it saved in windows.
-    var hitWindowJoin: Int { options.partSize / 64 }
+    var hitWindowJoin: Int { options.parallel.partSize / 64 }
     /// The bytes read at the start and end of a log whatever they hold (4 kB).
-    var hitWindowEdge: Int { max(options.partSize / 64, 1) }
+    var hitWindowEdge: Int { max(options.parallel.partSize / 64, 1) }
     /// Windows joined are cut once they hold this much (1 MB): a log full of
     /// hits is read in parts of about this size.
-    var hitWindowLimit: Int { 4 * options.partSize }
+    var hitWindowLimit: Int { 4 * options.parallel.partSize }
     /// The windows of one job hold about this much (256 kB): a job each would
     /// cost more in threads handing over work than their reading (context
     /// switches for every window).
-    var batchLimit: Int { options.partSize }
+    var batchLimit: Int { options.parallel.partSize }
 
     /// `firstWindow`: where the first window may end at the earliest (past the
     /// line that decided the log's format, which its reader decides by too).
@@ -64,7 +64,7 @@ extension ParallelSearch {
         cutting: while floor < size && !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
             // Hits all over the log: windows would hold most of it, at a greater
             // cost than parts of the size a log is cut into without a prefilter.
-            dense = dense || (floor >= 4 * options.partSize && 2 * (jobs.covered + (pending?.count ?? 0)) > floor)
+            dense = dense || (floor >= 4 * options.parallel.partSize && 2 * (jobs.covered + (pending?.count ?? 0)) > floor)
             if let waiting = pending, dense {
                 guard jobs.emit(waiting) else { break cutting }
                 pending = nil
@@ -128,13 +128,13 @@ extension ParallelSearch {
         var status = stat()
         guard unwrapped != nil || fstat(fd, &status) == 0 else { return nil }
         // Stream headers too: they give a session's stream its namespace, which
-        // the windows after them start with (``LogPartStart``). One in a record
+        // the windows after them start with (``LogHandover``). One in a record
         // without a hit is not read but noted (``skipStreamHeader``).
         let header = Needle(bytes: Array("<stream:stream".utf8), caseless: false, wholeValue: false)
         // (As the format writes them, with the places it may hide them at: WrittenNeedles.swift.)
         guard let needles = format.writtenNeedles(hits: prefilter.needles, others: [header]) else { return nil }
         let log = LogWindows(source: unwrapped.map { .unwrapped($0) } ?? .file(fd), size: unwrapped == nil ? Int(status.st_size) : Int.max,
-                             format: format, partSize: options.partSize, hits: needles.hits, others: needles.others)
+                             format: format, partSize: options.parallel.partSize, hits: needles.hits, others: needles.others)
         return WindowJobs(file: SplitFile(path: path, fileDescriptor: fd), log: log, unwrapped: unwrapped, batchLimit: batchLimit,
                           make: { [self] in make($0) })
     }
@@ -171,7 +171,7 @@ private final class WindowJobs {
     private var batch: [PartOfInput] = []
     private var batchBytes = 0
 
-    /// What the windows so far leave for the next one's reader (``LogPartStart``).
+    /// What the windows so far leave for the next one's reader (``LogHandover``).
     private let scanner: LogCutScanner
 
     init(file: SplitFile, log: LogWindows, unwrapped: UnwrappedLog?, batchLimit: Int, make: @escaping (Job.Work) -> Bool) {
@@ -255,16 +255,16 @@ extension ParallelSearch {
         var reports: [Stitcher.Report] = []
         for window in windows {
             guard !isUnwanted(job) else { return true }
-            windowSearcher.cutLog = nil
+            windowSearcher.ledger = nil
             var result: (count: Int, clean: Bool)?
             do {
-                result = try windowSearcher.search(InputPart(path: file.path, part: window), sink: sink)
+                result = try windowSearcher.search(window.searched(file.path), sink: sink)
             } catch {
                 // Outputs kept in memory do not fail.
             }
             let clean = result?.clean ?? false
             // (A window of a stream stands on its own: its reader checks it ends where the scanner said.)
-            reports.append(window.log != nil ? Stitcher.Report(cutLog: windowSearcher.cutLog, clean: clean)
+            reports.append(window.log != nil ? Stitcher.Report(ledger: windowSearcher.ledger, clean: clean)
                            : Stitcher.Report(standingAlone: clean))
             count += result?.count ?? 0
         }
@@ -298,7 +298,7 @@ extension ParallelSearch {
         }
         debugParts("prefilter: the windows from line \(windows[0].line) on were not read as one reader reads them")
         guard fallBack(job, in: file) else { return }
-        search(InputPart(path: file.path, part: restOfFile(file, from: windows[0])), for: job, into: job.transcript)
+        search(restOfFile(file, from: windows[0]).searched(file.path), for: job, into: job.transcript)
     }
 }
 

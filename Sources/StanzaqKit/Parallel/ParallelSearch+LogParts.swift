@@ -7,11 +7,11 @@ import StanzaQuery
 /// with the state its reader starts in.
 extension ParallelSearch {
     /// Cuts a log into parts at line boundaries, each read by a log reader of its
-    /// own (``LogReader/startsMidLog``), started in the state the producer's
+    /// own (``LogCheckpoint/init(unknownPastAt:format:handover:)``), started in the state the producer's
     /// scanner guesses (``LogCutScanner``); false if it is to be searched whole.
     /// A part is kept only if its reader found that it depends on nothing before
     /// it, was started in the state the reader of the part before handed on, and
-    /// ended at a clean cut (``LogReader/isAtCleanCut``); else the log is read
+    /// ended at a clean cut (``LogReader/canHandOff``); else the log is read
     /// again from its start by one reader, which writes only what it finds from
     /// that part on.
     ///
@@ -27,7 +27,7 @@ extension ParallelSearch {
         let detection = first.withUnsafeBufferPointer { LogFormat.detection(atStartOf: $0, atEnd: first.count < 1 << 16) }
         if let skipping = parallelism.skipping, let format = forced ?? detection?.format, format.writtenNeedles(hits: skipping.needles, others: []) != nil {
             let decidedBy = forced == nil ? detection?.decidedBy ?? 0 : 0
-            return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.partSize, decidedBy),
+            return splitLogAtHits(path, fd, format: format, prefilter: skipping, firstWindow: max(options.parallel.partSize, decidedBy),
                                   unwrapped: unwrapped)
         }
         // (A format that does not opt into cutting is read by one reader: CuttableLogFormat.)
@@ -52,7 +52,7 @@ extension ParallelSearch {
         // Parts four times as large as an XMPP stream's: a part's reader makes a
         // reader for each direction of each session again, and smaller parts make
         // more of them.
-        let partSize = 4 * options.partSize
+        let partSize = 4 * options.parallel.partSize
         // Each part's bytes are read straight into its array, a part's worth at once
         // (appending each block read copied the whole log once more); a part that
         // needs more grows as before.
@@ -180,7 +180,7 @@ private final class LogParts {
     let unwrapped: UnwrappedLog?
     private let makeJob: (Job.Work) -> Bool
     private(set) var offset = 0, line = 1, index = 0
-    private var start: LogPartStart?
+    private var start: LogHandover?
 
     init(file: SplitFile, format: LogFormat, unwrapped: UnwrappedLog?, makeJob: @escaping (Job.Work) -> Bool) {
         self.file = file
@@ -191,7 +191,7 @@ private final class LogParts {
 
     /// Makes the part of `bytes`, after which the next one starts in `nextStart`;
     /// false once the search stopped.
-    func make(_ bytes: [UInt8], endsInput: Bool, nextStart: LogPartStart?) -> Bool {
+    func make(_ bytes: [UInt8], endsInput: Bool, nextStart: LogHandover?) -> Bool {
         let newlines = bytes.withUnsafeBufferPointer(countNewlines)
         let enveloped = unwrapped?.lines(from: offset, to: offset + bytes.count, linesBefore: line - 1, lines: newlines)
         var part = PartOfInput(fileDescriptor: file.fileDescriptor, offset: offset, bytes: bytes, continuing: nil, header: [],

@@ -56,7 +56,7 @@ extension ParallelSearch {
         } else {
             guard fstatat(options.directory, path.fileSystemPath, &status, 0) == 0 else { return false }
         }
-        return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.partSize
+        return (status.st_mode & S_IFMT) == S_IFREG && Int(status.st_size) >= 2 * options.parallel.partSize
     }
 
     /// The envelope an input that starts with `buffer` is read in, if any.
@@ -134,7 +134,7 @@ extension ParallelSearch {
         // Room for a whole part and the block read past its end, so that the
         // blocks appended to it are copied once (growing it copied all before
         // each time).
-        let partCapacity = options.partSize + 2 * blockSize
+        let partCapacity = options.parallel.partSize + 2 * blockSize
         buffer.reserveCapacity(partCapacity)
         var offset = 0, readTo = buffer.count, line = 1, before = 0
         var first = true, index = 0
@@ -145,11 +145,11 @@ extension ParallelSearch {
             return part
         }
         cutting: while !stopping.load(ordering: .acquiring) && file.fellBackAt.load(ordering: .acquiring) == Int.max {
-            switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.partSize) }) {
+            switch buffer.withUnsafeBufferPointer({ scanner.scan($0, target: options.parallel.partSize) }) {
             case .needMore:
                 let more = readBlock(fd, at: readTo, size: blockSize)
                 // No place to cut in sight (stanzas all on one line): the rest is read by one reader.
-                if more.isEmpty || buffer.count > 4 * options.partSize + blockSize {
+                if more.isEmpty || buffer.count > 4 * options.parallel.partSize + blockSize {
                     _ = make(.part(file, part(nil, stanzas: nil)))
                     break cutting
                 }

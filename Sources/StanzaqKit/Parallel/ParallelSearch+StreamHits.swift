@@ -17,7 +17,7 @@ extension ParallelSearch {
     func cutAtHits(_ file: SplitFile, buffer first: [UInt8], scanner start: StanzaBoundaryScanner, header: [UInt8]?, prefilter: Prefilter) {
         let blockSize = 1 << 16
         var scanner = start
-        let cutter = StreamWindowCutter(buffer: first, header: header, needles: NeedleSearch(prefilter.needles), partSize: options.partSize,
+        let cutter = StreamWindowCutter(buffer: first, header: header, needles: NeedleSearch(prefilter.needles), partSize: options.parallel.partSize,
                                         join: hitWindowJoin,
                                         jobs: StreamWindowJobs(file: file, header: header, batchLimit: batchLimit) { [self] in make($0) })
         var dense = false
@@ -25,11 +25,11 @@ extension ParallelSearch {
             // Hits all over the file: windows would hold most of it at a greater cost
             // than parts (the scanner asked for every place to cut); parts from here.
             dense = dense || cutter.isDense
-            let target = cutter.unitStart + (dense ? options.partSize : 1)
+            let target = cutter.unitStart + (dense ? options.parallel.partSize : 1)
             switch cutter.buffer.withUnsafeBufferPointer({ scanner.scan($0, target: target) }) {
             case .needMore:
                 let more = readBlock(file.fileDescriptor, at: cutter.readTo, size: blockSize)
-                if more.isEmpty || cutter.buffer.count - cutter.unitStart > 4 * options.partSize + blockSize {
+                if more.isEmpty || cutter.buffer.count - cutter.unitStart > 4 * options.parallel.partSize + blockSize {
                     // The end, or no place to cut in sight.
                     cutter.readRest { [self] in make($0) }
                     break cutting

@@ -179,23 +179,9 @@ final class ParallelSearch: @unchecked Sendable {
         guard !isUnwanted(job) else { return true }
         switch job.work {
         case .file(let path):
-            search(InputPart(path: path), for: job, into: job.transcript)
+            search(SearchedInput(path: path), for: job, into: job.transcript)
         case .part(let file, let part):
-            guard part.bytes != nil else {
-                search(InputPart(path: file.path, part: part), for: job, into: job.transcript)
-                return true
-            }
-            // Kept whole until it is known to be read as one reader reads it.
-            let trial = Transcript(unbounded: true)
-            var cutLog: LogCutLog?
-            let clean = search(InputPart(path: file.path, part: part), for: job, into: trial, cutLog: &cutLog)
-            // Kept only if the parts before it were, and (in a log) its start tags fared as in one reader.
-            let report = part.log != nil ? Stitcher.Report(cutLog: cutLog, clean: clean) : Stitcher.Report(standingAlone: clean)
-            file.stitched.partsRead(part.index..<(part.index + 1), [report]) { [self] kept in
-                settle(job, file, part, trial, kept: kept)
-                job.transcript.finish()
-            }
-            return false
+            return run(part, of: file, for: job)
         case .windows(let file, let windows):
             return searchWindows(file, windows, for: job)
         case .message(let diagnostic):
@@ -207,32 +193,17 @@ final class ParallelSearch: @unchecked Sendable {
         return true
     }
 
-    /// What a part read on its own comes to: what it found, if it is kept (or
-    /// no longer wanted); else the rest of the file read from its start by one
-    /// reader (the earliest part to fall back: parts may end in any order).
-    private func settle(_ job: Job, _ file: SplitFile, _ part: PartOfInput, _ trial: Transcript, kept: Bool) {
-        // A trial not adopted lets go of its sink (whose output holds the trial).
-        defer { trial.sink = nil }
-        if kept || isUnwanted(job) {
-            if kept { file.partsKept.add(1, ordering: .relaxed) }
-            job.transcript.adopt(trial)
-            return
-        }
-        guard fallBack(job, in: file) else { return }
-        search(InputPart(path: file.path, part: restOfFile(file, from: part)), for: job, into: job.transcript)
-    }
-
     /// Searches `input` for `job` with a searcher of its own writing into
     /// `transcript`; returns whether a part was read cleanly to its end.
     @discardableResult
-    func search(_ input: InputPart, for job: Job, into transcript: Transcript) -> Bool {
-        var cutLog: LogCutLog?
-        return search(input, for: job, into: transcript, cutLog: &cutLog)
+    func search(_ input: SearchedInput, for job: Job, into transcript: Transcript) -> Bool {
+        var ledger: LogLedger?
+        return search(input, for: job, into: transcript, ledger: &ledger)
     }
 
-    /// As ``search(_:for:into:)``; `cutLog`: for a part of a log, what its reader did
+    /// As ``search(_:for:into:)``; `ledger`: for a part of a log, what its reader did
     /// that depends on the stanzas before it.
-    func search(_ input: InputPart, for job: Job, into transcript: Transcript, cutLog: inout LogCutLog?) -> Bool {
+    func search(_ input: SearchedInput, for job: Job, into transcript: Transcript, ledger: inout LogLedger?) -> Bool {
         let (jobSearcher, sink) = makeSearcher(for: job, into: transcript)
         var clean = true
         do {
@@ -243,7 +214,7 @@ final class ParallelSearch: @unchecked Sendable {
         } catch {
             // Outputs kept in memory do not fail.
         }
-        cutLog = jobSearcher.cutLog
+        ledger = jobSearcher.ledger
         transcript.matched = jobSearcher.matched
         transcript.failed = jobSearcher.failed
         transcript.unboundPrefixes = jobSearcher.unboundPrefixes
@@ -278,30 +249,5 @@ final class ParallelSearch: @unchecked Sendable {
             if exchanged { break }
             known = original
         }
-    }
-
-    /// The rest of `file` from `part` on, read by one reader: a log again from
-    /// its start, in the state one reader is in at the part (``rereading(_:from:line:)``),
-    /// a stream from the part to its end.
-    func restOfFile(_ file: SplitFile, from part: PartOfInput) -> PartOfInput {
-        if part.log != nil { return rereading(file, from: part.offset, line: part.line) }
-        var rest = part
-        rest.bytes = nil
-        rest.stanzas = nil
-        return rest
-    }
-
-    /// Marks `job` as the one from which one reader reads the rest of its file
-    /// (the earliest job to fall back does: jobs may end in any order); returns
-    /// whether it is (an earlier one may be already).
-    func fallBack(_ job: Job, in file: SplitFile) -> Bool {
-        var known = file.fellBackAt.load(ordering: .acquiring)
-        while job.index < known {
-            let (exchanged, original) = file.fellBackAt.compareExchange(expected: known, desired: job.index,
-                                                                         ordering: .acquiringAndReleasing)
-            if exchanged { break }
-            known = original
-        }
-        return job.index <= file.fellBackAt.load(ordering: .acquiring)
     }
 }

@@ -61,3 +61,19 @@ extension SearchOptions {
         return parallelism
     }
 }
+
+/// How a search on several threads (``SearchOptions/threads``) splits its inputs.
+public struct ParallelOptions: Sendable {
+    /// About how many bytes each part of one large input has (parts end at a
+    /// stanza boundary at or after it). Tests make it small to cut often.
+    public var partSize = 1 << 18
+    /// A seam for tests (`STANZAQ_DEBUG_PARTS`, not documented for users): after
+    /// each input it cut into parts, a parallel search writes one line to standard
+    /// error — `stanzaq: parts of NAME: MADE made, KEPT kept` and, if a part could
+    /// not be read on its own, `, fell back at part INDEX: WHY` — so that a test
+    /// can tell parts read in parallel from a log read again by one reader
+    /// (whose output is the same).
+    public var reportsParts = false
+
+    public init() {}
+}

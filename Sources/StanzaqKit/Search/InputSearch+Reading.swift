@@ -5,23 +5,23 @@ import StanzaQuery
 /// Reading an input: its chunks, compression undone, what it is recognised as, and the
 /// reader made for it.
 extension InputSearch {
-    /// Reads the input from `fd` (or a part's bytes) to its end, or until reading stops.
+    /// Reads the input from `fd` (or the bytes given) to its end, or until reading stops.
     func read(_ fd: Int32) throws {
         var failure: Error?
         let code: Int32?
-        if let bytes = part?.bytes {
-            // A part that ends inside the input: read, not finished.
+        if let bytes = from.bytes {
+            // (Bytes that end inside the input: read, not finished.)
             code = nil
             do {
-                if let enveloped = part?.enveloped {
+                if let enveloped = from.enveloped {
                     try feedEnveloped(bytes, enveloped)
                 } else {
                     _ = try bytes.withUnsafeBytes { try feed($0) }
                 }
             } catch { failure = error }
-            if let logReader { part?.end(logReader) }
-        } else if let part {
-            code = part.readToEnd { chunk in
+            if let logReader, !from.endsInput { logReader.handOff() }
+        } else if from.file != nil {
+            code = from.readToEnd(of: fd) { chunk in
                 do { return try feed(chunk) } catch { failure = error; return false }
             }
         } else {
@@ -45,10 +45,10 @@ extension InputSearch {
         }
         if let failure { throw failure }
         if let code { throw StanzaReaderError.io(errno: code) }
-        if outputError == nil && (part?.bytes == nil || part?.endsInput == true) { try finish() }
+        if outputError == nil && from.endsInput { try finish() }
     }
 
-    /// Reads a part of a log taken out of its envelope: each stretch of lines
+    /// Reads the bytes of a log taken out of its envelope: each stretch of lines
     /// numbered as the input's.
     private func feedEnveloped(_ bytes: [UInt8], _ enveloped: EnvelopedLines) throws {
         // (Makes the reader.)
@@ -103,9 +103,13 @@ extension InputSearch {
                 return bytes.isEmpty ? true : try feed(bytes, atEnd: atEnd)
             }
         }
-        // A part that continues an XMPP stream, or a log, is read as the parts before it.
-        let known: InputKind? = part?.continuing != nil || (part?.sequence == true && part?.offset != 0) ? .xml
-            : part.flatMap { $0.log != nil && $0.offset > 0 ? .log($0.log) : $0.enveloped.map { .log(innerFormat($0.envelope)) } }
+        // Reading that starts inside an XMPP stream, a sequence or a log reads on as it.
+        let known: InputKind?
+        switch from.reader {
+        case .stream, .sequence: known = .xml
+        case .log(let checkpoint): known = .log(checkpoint.format)
+        case nil: known = from.enveloped.map { .log(innerFormat($0.envelope)) }
+        }
         if let kind = known ?? followedKind ?? options.input {
             if known == nil && followedKind == nil { checkNamedFormat(kind, firstBytes: bytes) }
             begin(kind)
@@ -204,13 +208,14 @@ extension InputSearch {
             take(stanza, placed ? xmlReader.map { StanzaSource(line: $0.stanzaLine) } : nil)
         }
         let reader: StanzaReader
-        if let part, let header = part.continuing {
-            reader = StanzaReader(continuing: header, line: part.line, defaultNamespace: options.defaultNamespace,
+        switch from.reader {
+        case .stream(let header, let line):
+            reader = StanzaReader(continuing: header, line: line, defaultNamespace: options.defaultNamespace,
                                   recovery: .skipDamage, handler: handler)
-        } else if let part, part.sequence && part.offset != 0 {
-            reader = StanzaReader(continuingSequenceAt: part.line, defaultNamespace: options.defaultNamespace,
+        case .sequence(let line):
+            reader = StanzaReader(continuingSequenceAt: line, defaultNamespace: options.defaultNamespace,
                                   recovery: .skipDamage, handler: handler)
-        } else {
+        case .log, nil:
             reader = StanzaReader(defaultNamespace: options.defaultNamespace, recovery: .skipDamage, handler: handler)
         }
         // Damaged input costs the damaged stanza only: reported, skipped, exit 2 at the end.
@@ -230,22 +235,29 @@ extension InputSearch {
     }
 
     private func makeLogReader(_ format: LogFormat?) -> LogReader {
-        let enveloped = part?.enveloped
-        if enveloped == nil, let format = format ?? part?.log { warn(format) }
-        let reader = LogReader(format: format, defaultNamespace: options.defaultNamespace, reusing: searcher.logScratch.take(),
-                               handler: { [unowned(unsafe) self] element, source in
-                                   guard let enveloped else { return take(element, source) }
-                                   var source = source
-                                   enveloped.addFacts(to: &source)
-                                   return take(element, source)
-                               },
-                               damage: { [unowned(unsafe) self] damage in
-                                   guard outputError == nil else { return }
-                                   if silentThrough > 0, isSilent(line: damage.line) { return }
-                                   _ = reportDamage(line: damage.line, column: damage.column, damage.message)
-                               })
-        reader.continueInNewFile(linesBefore: linesBefore)
-        part?.prepare(reader)
+        let enveloped = from.enveloped
+        if enveloped == nil, let format = format ?? from.logFormat { warn(format) }
+        let handler: LogReader.Handler = { [unowned(unsafe) self] element, source in
+            guard let enveloped else { return take(element, source) }
+            var source = source
+            enveloped.addFacts(to: &source)
+            return take(element, source)
+        }
+        let damage: (InputDamage) -> Void = { [unowned(unsafe) self] damage in
+            guard outputError == nil else { return }
+            if silentThrough > 0, isSilent(line: damage.line) { return }
+            _ = reportDamage(line: damage.line, column: damage.column, damage.message)
+        }
+        let reader: LogReader
+        if case .log(let checkpoint) = from.reader {
+            reader = LogReader(resuming: checkpoint, defaultNamespace: options.defaultNamespace, reusing: searcher.logScratch.take(),
+                               handler: handler, damage: damage)
+        } else {
+            reader = LogReader(format: format, defaultNamespace: options.defaultNamespace, reusing: searcher.logScratch.take(),
+                               handler: handler, damage: damage)
+            reader.continueInNewFile(linesBefore: linesBefore)
+        }
+        if from.keepsLedger { reader.keepLedger() }
         return reader
     }
 }

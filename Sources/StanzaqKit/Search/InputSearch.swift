@@ -2,8 +2,8 @@
 import StanzaQuery
 #endif
 
-/// One input, or one part of one (a parallel search), searched: its bytes read
-/// (compression undone first), recognised as XML or a log and fed to the
+/// One input searched, from its start or from a place inside it
+/// (``ReadingStart``): its bytes read (compression undone first), recognised as XML or a log and fed to the
 /// ``StanzaStream`` that reads it, and each stanza handed to the searcher's
 /// ``StanzaEvaluator`` and the sink. The path of a stanza through the code:
 /// ``InputOpener`` → ``InputChunks`` → ``DecompressedInput`` → ``InputKind`` →
@@ -13,7 +13,9 @@ import StanzaQuery
 final class InputSearch<Sink: SearchSink> {
     unowned(unsafe) let searcher: Searcher
     let sink: Sink
-    let input: InputPart
+    let input: SearchedInput
+    /// Where reading starts, and the state the reader starts in there.
+    let from: ReadingStart
     let options: SearchOptions
     let evaluator: StanzaEvaluator
     /// `--direction`, asked of every stanza.
@@ -26,7 +28,6 @@ final class InputSearch<Sink: SearchSink> {
     /// With `--merge`: the time of the last stanza of this input that had one.
     private var mergeKey: DateTime?
     var name: String { input.name }
-    var part: PartOfInput? { input.part }
 
     // The state read and changed for every stanza is not checked for exclusive access.
     /// How many stanzas counted, and the number of the last one read.
@@ -40,7 +41,7 @@ final class InputSearch<Sink: SearchSink> {
     /// taken up when each is handled, rather than evaluating the queries again.
     let decisions = StartTagDecisions()
     /// A log read again from its start: what is found in its first lines was
-    /// written by the parts before (only counted, for stanza numbers).
+    /// written by the searches before (only counted, for stanza numbers).
     let silentThrough: Int
 
     // The readers' handlers read the readers (where each stanza starts): a
@@ -57,16 +58,16 @@ final class InputSearch<Sink: SearchSink> {
     var stream: (any StanzaStream)?
     /// The first bytes, kept until they tell what the input is.
     var start: [UInt8] = []
-    /// (A part of a log that starts inside it: numbered on from its first line.)
+    /// (A log read from a place inside it: numbered on from there.)
     var linesBefore: Int
     /// Whether the input's warnings were said: once per input, by the reader of its start.
     var warned: Bool
-    /// Compression is undone before anything reads the input (a part of a split input is never compressed).
+    /// Compression is undone before anything reads the input (an input read from a file already open is never compressed).
     let decompressed: DecompressedInput?
     /// Whether the reader still wants bytes.
     var readsOn = true
 
-    init(_ input: InputPart, searcher: Searcher, sink: Sink) {
+    init(_ input: SearchedInput, searcher: Searcher, sink: Sink) {
         self.searcher = searcher
         self.sink = sink
         self.input = input
@@ -75,23 +76,23 @@ final class InputSearch<Sink: SearchSink> {
         direction = searcher.options.direction
         sessionJIDs = searcher.options.tracksSessionJIDs ? SessionJIDs() : nil
         let start = input.start
+        from = start
         number = start.stanzasBefore
         limit = [searcher.options.maxCount, sink.stanzasPerInput].compactMap { $0 }.min()
         silentThrough = start.silentThrough
         linesBefore = start.linesBefore
         warned = start.warned
-        // (A part of a split input is never compressed.)
-        decompressed = input.part == nil ? DecompressedInput() : nil
+        decompressed = start.file == nil ? DecompressedInput() : nil
         envelopeDecided = !start.isWholeFile || !options.recognisesEnvelopes && options.envelope == nil || options.input == .xml
     }
 
     /// Searches the input; returns how many of its stanzas counted, and for a
-    /// part that ends inside the input, whether it was read cleanly to its end.
+    /// piece of a parallel search, whether it was read cleanly (``verdict(on:)``).
     func run() throws(OutputError) -> (count: Int, clean: Bool) {
         let fd: Int32
         let opener = InputOpener(directory: options.directory, standardInput: searcher.standardInput)
-        if let part {
-            fd = part.fileDescriptor
+        if let file = from.file {
+            fd = file
         } else {
             switch opener.open(input.path, name: name) {
             case .success(let opened): fd = opened
@@ -104,7 +105,7 @@ final class InputSearch<Sink: SearchSink> {
             timeFilter = TimeFilter(options: options, reference: TimeFilter.reference(of: fd))
         }
         defer {
-            if part == nil { opener.finish(fd) }
+            if from.file == nil { opener.finish(fd) }
             xmlReader = nil
             if let scratch = logReader?.scratch { searcher.logScratch = scratch }
             logReader = nil
@@ -177,7 +178,7 @@ final class InputSearch<Sink: SearchSink> {
     }
 
     /// Whether what was found at `line` (of a log read again from its start) was
-    /// written by the parts before: those that were kept wrote all that the
+    /// written by the searches before: those that were kept wrote all that the
     /// records of their lines give, even what one reader hands over later (a
     /// stanza queued behind a Prosody start tag that waits for its own whole
     /// stanza, for up to 32 lines). So the line a stanza or damage comes from
@@ -208,10 +209,10 @@ final class InputSearch<Sink: SearchSink> {
 
     // MARK: - The end
 
-    /// How many stanzas counted; for a part of an input, whether it was read as
-    /// one reader of the whole input reads it (``partVerdict(_:)``).
+    /// How many stanzas counted; for a piece of a parallel search, whether it
+    /// was read as one reader of the whole input reads it (``verdict(on:)``).
     private func verdict() throws(OutputError) -> (count: Int, clean: Bool) {
-        if let part { return partVerdict(part) }
+        if let piece = input.piece { return verdict(on: piece) }
         if let format = logReader?.format { warn(format) }
         if let envelopeReader { warn(envelopeReader.formats.first, envelope: envelopeReader.envelope) }
         if !Interruption.isRequested { try sink.endInput(name, count: count) }

@@ -99,22 +99,13 @@ public struct SearchOptions {
     /// With ``Report/stanzas``: print, at the end, only the selected iq requests
     /// that no response answers (`--unanswered`).
     public var unanswered = false
-    /// How many threads search (`--threads`): several files at once, and the
-    /// parts of one large input. 1: one thread, strictly in order.
+    /// How many threads search (`--threads`). 1: one thread, strictly in order.
     public var threads = 1
-    /// About how many bytes each part of one large input has (parts end at a
-    /// stanza boundary at or after it). Tests make it small to cut often.
-    public var partSize = 1 << 18
+    /// How a search on several threads splits its inputs (``ParallelOptions``).
+    public var parallel = ParallelOptions()
     /// Read every stanza (`--read-all`): no log records are skipped for lacking
     /// the literals every result needs (``Prefilter``).
     public var readAll = false
-    /// A seam for tests (`STANZAQ_DEBUG_PARTS`, not documented for users): after
-    /// each input it cut into parts, a parallel search writes one line to standard
-    /// error — `stanzaq: parts of NAME: MADE made, KEPT kept` and, if a part could
-    /// not be read on its own, `, fell back at part INDEX: WHY` — so that a test
-    /// can tell parts read in parallel from a log read again by one reader
-    /// (whose output is the same).
-    public var reportsParts = false
     /// Whether what the search read and found is written on standard error at
     /// its end (`--stats`, ``SearchStatistics``).
     public var reportsStatistics = false

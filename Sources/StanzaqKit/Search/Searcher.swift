@@ -34,14 +34,14 @@ public final class Searcher {
     /// Whether a parallel search no longer wants what this searcher finds
     /// (checked between stanzas, as Ctrl-C is).
     var isCancelled: (() -> Bool)?
-    /// For a part of a log: what its reader did that depends on the stanzas before it.
-    var cutLog: LogCutLog?
+    /// The ledger of the last log reader that kept one (``LogReader/keepLedger()``).
+    var ledger: LogLedger?
     /// What this searcher read and found (`--stats`).
     var statistics = SearchStatistics()
     /// When the search started (`--stats`).
     private let started = monotonicSeconds()
-    /// What the last log reader left for the next (``LogReaderScratch``): the
-    /// windows of a log are read one after the other by one searcher.
+    /// What the last log reader left for the next (``LogReaderScratch``), when
+    /// one searcher reads several stretches of a log one after the other.
     var logScratch: LogReaderScratch?
 
     /// Where `sink` writes: given, the search may run on several threads
@@ -79,7 +79,7 @@ public final class Searcher {
     /// still tells what was found until then.
     public func run(paths: [String]) throws(OutputError) {
         let walk = FileWalk(operands: paths, recursive: options.recursive, filter: options.globs, directory: options.directory)
-        // One input named (or none: standard input) is worth threads only if it can be cut into parts.
+        // One input named (or none: standard input) is worth threads only if a parallel search can split it.
         let single = options.recursive || paths.count > 1 ? nil : paths.first ?? "-"
         if let parallel = ParallelSearch(searcher: self, walk: walk, single: single) {
             try parallel.run()
@@ -137,14 +137,13 @@ public final class Searcher {
 
     /// Searches one input; returns how many of its stanzas counted.
     private func search<Sink: SearchSink>(path: String, sink: Sink) throws(OutputError) -> Int {
-        try search(InputPart(path: path), sink: sink).count
+        try search(SearchedInput(path: path), sink: sink).count
     }
 
-    /// Searches one input, or a part of one (a parallel search); returns how
-    /// many of its stanzas counted, and for a part that ends inside the input,
-    /// whether it was read cleanly to its end (else what it found is not what
-    /// one reader of the whole input finds, and it must be read another way).
-    func search<Sink: SearchSink>(_ input: InputPart, sink: Sink) throws(OutputError) -> (count: Int, clean: Bool) {
+    /// Searches one input, from its start or from a place inside it; returns
+    /// how many of its stanzas counted, and whether it was read cleanly
+    /// (``InputSearch/run()``).
+    func search<Sink: SearchSink>(_ input: SearchedInput, sink: Sink) throws(OutputError) -> (count: Int, clean: Bool) {
         try InputSearch(input, searcher: self, sink: sink).run()
     }
 

@@ -18,8 +18,8 @@ final class StanzaEvaluator {
     @exclusivity(unchecked) var matched = false
     /// Whether an error was reported.
     @exclusivity(unchecked) var failed = false
-    /// Whether a message named a stanza by its number (which a part of a log
-    /// after the first does not know).
+    /// Whether a message named a stanza by its number (which a search that
+    /// starts inside a log does not know).
     @exclusivity(unchecked) var reportedStanzaNumber = false
 
     init(options: SearchOptions, diagnostics: Diagnostics) {

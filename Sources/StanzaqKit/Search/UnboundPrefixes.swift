@@ -27,7 +27,7 @@ struct UnboundPrefixes {
     }
 
     /// Keeps only the prefixes `other` has not seen bound either (the same
-    /// queries, searched in another part of the input).
+    /// queries, searched in another stretch of the input).
     mutating func formIntersection(_ other: UnboundPrefixes) {
         pending.removeAll { mine in !other.pending.contains { $0.query == mine.query && $0.prefix == mine.prefix } }
     }

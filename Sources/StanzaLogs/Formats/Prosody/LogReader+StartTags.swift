@@ -31,11 +31,11 @@ extension LogReader {
         if !channel.logsWholeStanzas {
             channel.logsWholeStanzas = true
             loggedWholeStanzas = true
-            if recordsCuts { cutLog.operations.append(.logsWhole(key)) }
+            ledger?.note(.logsWhole(key))
         }
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
-        if recordsCuts && currentLine < cutLog.firstLine + Self.startTagLines { cutLog.early.append((key, cutLog.keep(tag))) }
+        if let first = ledger?.firstLine, currentLine < first + Self.startTagLines { ledger?.noteEarly(key, tag) }
         // The start tag logged just before, waiting for this stanza, is not reported.
         if held == key, equal(heldTag, tag) {
             held = nil
@@ -58,7 +58,7 @@ extension LogReader {
         lastWhole = (key, channel)
         lastWholeTag.removeAll(keepingCapacity: true)
         lastWholeTag.append(contentsOf: tag)
-        if recordsCuts { cutLog.operations.append(.whole(key, cutLog.keep(tag))) }
+        ledger?.noteWhole(key, tag)
     }
 
     /// Whether `bytes` holds `tag`, its attributes in any order (``sameStartTag``).
@@ -90,14 +90,14 @@ extension LogReader {
         // The whole stanza was logged just before: the last one, or one its channel remembers.
         if lastWhole?.key == key, equal(lastWholeTag, tag) {
             lastWhole = nil
-            if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .lastWhole)) }
+            ledger?.noteStartTag(key, tag, .lastWhole)
             return
         }
         if let channel = existingChannel(for: key), channel.recentTopTags.forget(tag) {
-            if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .remembered)) }
+            ledger?.noteStartTag(key, tag, .remembered)
             return
         }
-        if recordsCuts { cutLog.operations.append(.startTag(key, cutLog.keep(tag), .neither)) }
+        ledger?.noteStartTag(key, tag, .neither)
         releaseHeld()
         held = key
         heldRest = (namespace(), source(), range.lowerBound + start + 1, lineNumber + Self.startTagLines)
@@ -107,7 +107,7 @@ extension LogReader {
 
     /// Reports damage.
     func damaged(_ found: InputDamage) {
-        if startsMidLog { dependsOnEarlierLines = true }
+        if pastIsUnknown { dependsOnUnknownPast = true }
         damage(found)
     }
 
@@ -138,15 +138,15 @@ extension LogReader {
     /// closes is logged as `Received[c2s]:`).
     func reportsAlone(_ key: ChannelKey) -> Bool {
         if existingChannel(for: key)?.logsWholeStanzas == true { return false }
-        guard startsMidLog else { return true }
-        // Mid-log, the channel may have logged whole stanzas before the start: it is
-        // taken to have if the part's other channels log them (a session's last start
+        guard pastIsUnknown else { return true }
+        // The channel may have logged whole stanzas before the start: it is taken
+        // to have if the reader's other channels log them (a session's last start
         // tag, Prosody's unavailable presence, after its last stanza), and checked.
-        guard recordsCuts else {
-            dependsOnEarlierLines = true
+        guard ledger != nil else {
+            dependsOnUnknownPast = true
             return true
         }
-        cutLog.operations.append(.alone(key, reported: !loggedWholeStanzas))
+        ledger?.note(.alone(key, reported: !loggedWholeStanzas))
         return !loggedWholeStanzas
     }
 

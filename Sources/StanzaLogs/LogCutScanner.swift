@@ -4,12 +4,12 @@ import StanzaXML
 #endif
 
 /// The producer's side of a log read in parts (a parallel search): where a part
-/// may start, and the state its reader starts in (``LogPartStart``), told from
+/// may start, and the state its reader starts in (``LogHandover``), told from
 /// the lines around each cut and a cheap look at the bytes of each part — what
 /// the format carries over parts (``CuttableLogFormat/carriedState(after:from:)``)
 /// and the stream headers, which give their streams a namespace. No line is
 /// read as a reader reads it: a guess, which the readers of the parts check
-/// (``LogCutState``), so that a wrong one costs time, never output.
+/// (``LogHistory``), so that a wrong one costs time, never output.
 public final class LogCutScanner {
     let format: LogFormat
     private var carried = LogParserState()
@@ -33,8 +33,8 @@ public final class LogCutScanner {
 
     /// The state of the reader of a part that starts at `line`, after `previous`,
     /// once the bytes before it were ``passed(_:)``.
-    public func partStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> LogPartStart {
-        var start = LogPartStart()
+    public func partStart(at line: UnsafeBufferPointer<UInt8>, after previous: UnsafeBufferPointer<UInt8>) -> LogHandover {
+        var start = LogHandover()
         start.parser = withTerminalEscapesRemoved(line) { line in
             withTerminalEscapesRemoved(previous) { format.cutting?.partState(at: line, after: $0, carried: carried) }
         } ?? carried
@@ -67,14 +67,13 @@ public final class LogCutScanner {
             }
             let reader = LogReader(format: format, handler: { _, _ in true }, damage: { _ in })
             reader.depthLimit = 0
-            reader.startsMidLog = true
             window = reader
             windowEnd = start
         }
         guard let window else { return true }
         window.feed(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[windowEnd..<lineStart]))
         windowEnd = lineStart
-        return window.cleanCutTrouble(lettingGoOfWaitingTags: true) == nil
+        return window.handOffTrouble(lettingGoOfWaitingTags: true) == nil
     }
 
     /// The part was cut: the next part's candidates are read anew.
@@ -86,7 +85,7 @@ public final class LogCutScanner {
     /// Notes the bytes of records that no part holds (a stream header's, which
     /// a search that skips records notes rather than reads): the part after
     /// them starts with the namespaces they declare, and the one before must
-    /// hand on those declared before them (``LogPartStart/namespacesHandedOn``).
+    /// hand on those declared before them (``LogHandover/namespacesHandedOn``).
     public func skipped(_ records: UnsafeBufferPointer<UInt8>) {
         if namespacesBeforeSkipped == nil { namespacesBeforeSkipped = namespaces }
         if carriedBeforeSkipped == nil { carriedBeforeSkipped = carried }

@@ -7,10 +7,13 @@ import Darwin
 import StanzaXML
 #endif
 
-/// What a log reader did that depends on the whole stanzas logged before: the
-/// channels it made, the whole stanzas it noted, and what became of each start
-/// tag logged alone (``LogReader/recordsCuts``).
-public struct LogCutLog: Sendable {
+/// A log reader's ledger (``LogReader/keepLedger()``): what it did that
+/// depends on the whole stanzas logged before its lines — the channels it made,
+/// the whole stanzas it noted, what became of each start tag logged alone —
+/// and the state it started in and handed on. Applied in order to what one
+/// reader of the whole log remembers (``LogHistory``), it tells whether a
+/// reader that did not read the lines before read its own as that reader does.
+public struct LogLedger: Sendable {
     /// (A tag is a range of `tags`: one buffer for all, not an array each.)
     enum Operation: Sendable {
         case made(LogReader.ChannelKey)
@@ -35,45 +38,65 @@ public struct LogCutLog: Sendable {
 
     var operations: [Operation] = []
     var tags: [UInt8] = []
-    /// The start tags let go at the part's end (``LogReader/settleAtCut()``):
+    /// The start tags let go at the hand-off (``LogReader/handOff()``):
     /// one reader would still wait for their stanzas until line `until`.
     var waiting: [(key: LogReader.ChannelKey, tag: Range<Int>, until: Int)] = []
-    /// The line the part starts at.
+    /// The reader's first line.
     var firstLine = 1
-    /// The state the part's reader was started in (``LogReader/resume(from:)``),
-    /// and the one it handed on at its end (``LogReader/settleAtCut()``).
-    var start = LogPartStart()
-    var end: LogPartStart?
-    /// The top tags of the whole stanzas in the part's first ``LogReader/startTagLines``
-    /// lines, whatever became of them: a start tag let go at the cut before may be waiting for one.
+    /// The state the reader was started in (``LogCheckpoint/init(unknownPastAt:format:handover:)``),
+    /// and the one it handed on (``LogReader/handOff()``).
+    var start = LogHandover()
+    var end: LogHandover?
+    /// The top tags of the whole stanzas in the reader's first ``LogReader/startTagLines``
+    /// lines, whatever became of them: a start tag let go at the hand-off before may be waiting for one.
     var early: [(key: LogReader.ChannelKey, tag: Range<Int>)] = []
     /// The record prefix the reader learned from its first record (``RecordPrefix``):
-    /// a reader started mid-log learns it from its part's first record, which the
+    /// a reader whose past is unknown learns it from its first record, which the
     /// reader of the whole log may read as text.
     var recordPrefix: RecordPrefix?
-    /// Why the part cannot be kept, as the search that read it found (reported
-    /// with `STANZAQ_DEBUG_PARTS`); `nil` if it was read cleanly.
+    /// Why what the reader read is not what one reader of the whole log reads,
+    /// as the search that read it found (reported with `STANZAQ_DEBUG_PARTS`);
+    /// `nil` if nothing says so.
     public var trouble: String?
 
     /// Keeps `tag`: its range in `tags`.
-    mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+    private mutating func keep(_ tag: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         let start = tags.count
         tags.append(contentsOf: tag)
         return start..<tags.count
     }
 
+    mutating func note(_ operation: Operation) { operations.append(operation) }
+    mutating func noteWhole(_ key: LogReader.ChannelKey, _ tag: UnsafeBufferPointer<UInt8>) {
+        operations.append(.whole(key, keep(tag)))
+    }
+    mutating func noteStartTag(_ key: LogReader.ChannelKey, _ tag: UnsafeBufferPointer<UInt8>, _ outcome: StartTagOutcome) {
+        operations.append(.startTag(key, keep(tag), outcome))
+    }
+    mutating func noteEarly(_ key: LogReader.ChannelKey, _ tag: UnsafeBufferPointer<UInt8>) {
+        early.append((key, keep(tag)))
+    }
+    mutating func noteWaiting(_ key: LogReader.ChannelKey, _ tag: UnsafeBufferPointer<UInt8>, until: Int) {
+        waiting.append((key, keep(tag), until))
+    }
+
     public init() {}
+
+    init(firstLine: Int, start: LogHandover) {
+        self.firstLine = firstLine
+        self.start = start
+    }
 }
 
 /// What the reader of a whole log remembers of the whole stanzas it read, to
 /// tell which start tags logged alone they account for: its channels, the last
 /// whole stanza, and each channel's recent ones — the only state a reader at a
-/// clean cut (``LogReader/isAtCleanCut``) has that a reader started there lacks.
+/// hand-off (``LogReader/canHandOff``) has that a reader started there lacks.
 ///
-/// A parallel search applies the ``LogCutLog`` of each part of a log, in order:
+/// A parallel search applies the ``LogLedger`` of each part of a log, in order:
 /// a part whose start tags fare otherwise here than in its own reader (started
-/// afresh at the part) was not read as the reader of the whole log reads it.
-public final class LogCutState {
+/// at the part, its past unknown) was not read as the reader of the whole log reads it.
+public final class LogHistory {
     /// The channels made, each with its recent whole stanzas' top tags: looked
     /// through in place (a log interleaves a few sessions; hashing a key for every
     /// operation cost most of this check).
@@ -88,8 +111,8 @@ public final class LogCutState {
     /// The record prefix of the whole log: the first part's that learned one.
     private var recordPrefix: RecordPrefix?
     /// The state the reader of the last part applied handed on.
-    private var handedOn: LogPartStart?
-    /// Start tags one reader still waits for at the cut (``LogCutLog/waiting``).
+    private var handedOn: LogHandover?
+    /// Start tags one reader still waits for at the cut (``LogLedger/waiting``).
     private var waiting: [(key: LogReader.ChannelKey, tag: [UInt8], until: Int)] = []
 
     public init() {}
@@ -106,13 +129,13 @@ public final class LogCutState {
     /// Applies what the reader of the next part did: whether its start tags
     /// fared as they do in the reader of the whole log. (No channel was forgotten:
     /// the log has at most as many channels as a reader keeps.)
-    public func apply(_ log: LogCutLog) -> Bool {
+    public func apply(_ log: LogLedger) -> Bool {
         trouble(applying: log) == nil
     }
 
     /// As ``apply(_:)``: `nil` if the part fared as in the reader of the whole
     /// log, else what differed.
-    public func trouble(applying log: LogCutLog) -> String? {
+    public func trouble(applying log: LogLedger) -> String? {
         if log.firstLine > 1 && log.start.handedOnBefore != handedOn {
             return log.start.parser != handedOn?.parser ? "its parser started otherwise than the one before ended"
                 : "a stream's namespace other than the part before ended with"
@@ -137,7 +160,7 @@ public final class LogCutState {
         return nil
     }
 
-    private func applyOperations(_ log: LogCutLog) -> Bool {
+    private func applyOperations(_ log: LogLedger) -> Bool {
         for operation in log.operations {
             switch operation {
             case .made(let key):
@@ -163,7 +186,7 @@ public final class LogCutState {
                 if reported == (index(of: key).map { logsWhole[$0] } ?? false) { return false }
             case .startTag(let key, let range, let outcome):
                 let channel = index(of: key)
-                let here = log.tags.withUnsafeBufferPointer { tags -> LogCutLog.StartTagOutcome in
+                let here = log.tags.withUnsafeBufferPointer { tags -> LogLedger.StartTagOutcome in
                     let tag = UnsafeBufferPointer(rebasing: tags[range])
                     if let last = lastWhole, last.channel == channel, last.range.count == tag.count,
                        lastWholeTags.withUnsafeBufferPointer({ sameStartTag(UnsafeBufferPointer(rebasing: $0[last.range]), tag) }) {
