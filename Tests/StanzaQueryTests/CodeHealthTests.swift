@@ -3,12 +3,16 @@ import StanzaqTestSupport
 import XCTest
 
 /// Small files with one job, short functions (the developers' brief, "Shape of
-/// the code"): no source file over 400 lines, no function over 80. Comments
+/// the code"): files are split by concept, not by size. A file over 400 lines
+/// is a warning (printed: is it two concepts?), over 500 a failure; no function
+/// over 80. Comments
 /// say what and why; measurements go to benchmarks/HISTORY.md (issue 40). The
 /// README's map of the code ("How the code is laid out") names every target
 /// and only files that exist.
 final class CodeHealthTests: XCTestCase {
-    static let longestFile = 400
+    /// Past this a file is worth a look (a warning); past `longestFile`, it fails.
+    static let fileWorthALook = 400
+    static let longestFile = 500
     static let longestFunction = 80
     /// How many comment lines of Sources/ may hold a performance figure.
     static let mostFigures = 5
@@ -27,6 +31,9 @@ final class CodeHealthTests: XCTestCase {
         for file in files {
             let lines = try String(contentsOf: PackagePaths.file(file), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertLessThanOrEqual(lines.count - 1, Self.longestFile, "\(file) has \(lines.count - 1) lines")
+            if lines.count - 1 > Self.fileWorthALook {
+                print("warning: \(file) has \(lines.count - 1) lines: two concepts in one file?")
+            }
         }
     }
 
