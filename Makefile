@@ -141,9 +141,11 @@ $(FUZZ_DIR)/CByteSearch.o: Sources/CByteSearch/CByteSearch.c Sources/CByteSearch
 	@mkdir -p $(FUZZ_DIR)
 	clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CByteSearch/include -c $< -o $@
 
-# The library, once for the three targets.
+# The library, once for the three targets. (Made anew: an archive keeps the
+# members of files since renamed or removed, whose symbols then clash.)
 $(FUZZ_LIBRARY): $(LIBRARY_SOURCES) Sources/CByteSearch/include/CByteSearch.h
 	@mkdir -p $(FUZZ_DIR)/lib
+	@rm -f $@
 	$(SWIFTC) -parse-as-library $(FUZZ_SANITIZE) -enable-testing -module-name StanzaFuzz $(FUZZ_INCLUDES) -j$(FUZZ_JOBS) \
 		-emit-library -static -emit-module -emit-module-path $(FUZZ_DIR)/lib/StanzaFuzz.swiftmodule \
 		$(LIBRARY_SOURCES) -o $@
