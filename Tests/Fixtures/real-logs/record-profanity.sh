@@ -36,41 +36,14 @@ die() { log "ERROR: $*"; exit 1; }
 [ "$(id -u)" = 0 ] || die "run as root (apt-get, tcpdump, setpriv)"
 
 # --- packages ---------------------------------------------------------------
-REQUIRED=(profanity prosody python3-slixmpp tmux tshark tcpdump tzdata)
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
-missing=()
-for p in "${REQUIRED[@]}"; do installed "$p" || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    log "installing: ${missing[*]}"
-    apt-get update -qq
-    # Keep the packages' maintainer scripts from starting the system services.
-    made_policy=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        made_policy=1
-    fi
-    echo 'wireshark-common wireshark-common/install-setuid boolean false' | debconf-set-selections
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    if [ $made_policy = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
-    if command -v systemctl >/dev/null && systemctl is-active --quiet prosody 2>/dev/null; then
-        systemctl stop prosody || true
-    fi
-fi
+. "$HERE/record-lib.sh"
+install_missing profanity prosody python3-slixmpp tmux tshark tcpdump tzdata
 
 # --- scratch directory and clean-up ----------------------------------------
 SCRATCH="$(mktemp -d /tmp/stanzaq-profanity.XXXXXX)"
 chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
 PIDS=()                        # processes to stop on exit
 TMUX_STARTED=0
-
-stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s
-    local pid=$1 i
-    kill -0 "$pid" 2>/dev/null || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-}
 
 cleanup() {
     local rc=$? pid
@@ -88,80 +61,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Whether something listens on 127.0.0.1:PORT (read from /proc, so that the
-# check itself opens no connection the capture would see).
-listening() {
-    local hex
-    hex=$(printf '%04X' "$1")
-    awk -v p=":$hex" 'NR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-        /proc/net/tcp
-}
-wait_listening() {             # wait_listening PORT WHAT
-    local i
-    for i in $(seq 1 150); do listening "$1" && return 0; sleep 0.2; done
-    die "$2 is not listening on 127.0.0.1:$1"
-}
-port_free() { ! listening "$1" || die "port $1 is already in use"; }
-
-start_capture() {              # start_capture PORT FILE: tcpdump on lo, that port only
-    local port=$1 file=$2 i
-    tcpdump -i lo --immediate-mode -U -s 0 -Z root -w "$file" "tcp port $port" 2>"$file.stderr" &
-    PIDS+=($!)
-    CAPTURE_PID=$!
-    for i in $(seq 1 100); do grep -q 'listening on' "$file.stderr" && return 0; sleep 0.1; done
-    die "tcpdump did not start: $(cat "$file.stderr")"
-}
-stop_capture() {              # stop_capture FILE
-    local got seen
-    sleep 2                    # the last segments reach tcpdump
-    kill -INT "$CAPTURE_PID" 2>/dev/null || true
-    wait "$CAPTURE_PID" 2>/dev/null || true
-    got=$(awk '/packets captured/ {print $1}' "$1.stderr")
-    seen=$(awk '/packets received by filter/ {print $1}' "$1.stderr")
-    log "$(basename "$1"): $got packets captured, $seen received by filter"
-    # On lo the filter sees each packet twice (sent and received); libpcap
-    # keeps one. Fewer means tcpdump was stopped before it read them all.
-    [ -n "$got" ] && [ $((got * 2)) = "$seen" ] || die "the capture $1 lost packets: $(cat "$1.stderr")"
-}
-
 log "scratch directory: $SCRATCH"
 
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"
-mkdir -p "$P/data"
-cat > "$P/prosody.cfg.lua" <<EOF
--- Written by record-profanity.sh: a Prosody of its own, on 127.0.0.1 only.
-pidfile = "$P/prosody.pid"
-data_path = "$P/data"
-daemonize = false
-log = { debug = "$P/prosody.log" }
-interfaces = { "127.0.0.1" }
-local_interfaces = { "127.0.0.1" }
-c2s_ports = { $PORT }
-c2s_interfaces = { "127.0.0.1" }
-s2s_ports = { $S2S_PORT }
-s2s_interfaces = { "127.0.0.1" }
-http_ports = { $HTTP_PORT }
-http_interfaces = { "127.0.0.1" }
-https_ports = { }
-c2s_direct_tls_ports = { }
-c2s_require_encryption = false
-s2s_require_encryption = false
-allow_unencrypted_plain_auth = true
-authentication = "internal_plain"
-storage = "internal"
-archive_expires_after = "never"
-default_archive_policy = true
-modules_enabled = {
-    "roster"; "saslauth"; "disco"; "ping"; "mam"; "stanza_debug";
-}
-modules_disabled = { "s2s"; "s2s_auth_certs"; "offline"; }
-
-VirtualHost "$DOMAIN"
-
-Component "conference.$DOMAIN" "muc"
-    restrict_room_creation = false
-EOF
+prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
 chown -R prosody:prosody "$P"
 AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
 for u in grace heidi; do
