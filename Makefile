@@ -236,3 +236,4 @@ clean:
 fixtures:
 	Tests/Fixtures/real-logs/record.sh
 	Tests/Fixtures/real-logs/record-profanity.sh
+	Tests/Fixtures/real-logs/record-rawdebug.sh

@@ -55,6 +55,7 @@ extension LogReader {
             readBatch()
             guard !isStopped else { return }
             channel.startRecord(line: number, direction: header.direction, session: session, time: time)
+            if header.shape == .stream { noteLogsStanzas(channel, key: key) }
             begin(header.shape, parsed, data: data, line, number: number, channel: channel, key: key, separatedByLineBreaks: false)
             return
         }

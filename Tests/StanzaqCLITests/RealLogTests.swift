@@ -3,8 +3,9 @@ import StanzaqTestSupport
 import XCTest
 
 /// Logs that real software wrote during recorded sessions
-/// (Tests/Fixtures/real-logs: Prosody, ejabberd, slixmpp in two formats,
-/// nbxmpp, libstrophe, Profanity, tshark), read against the truth of the same session's
+/// (Tests/Fixtures/real-logs: Prosody, with mod_stanza_debug and with
+/// mod_rawdebug, ejabberd, slixmpp in two formats, nbxmpp, libstrophe,
+/// Profanity, tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
 ///
@@ -49,6 +50,7 @@ final class RealLogTests: CLITestCase {
         ("slixmpp-time-alice", "slixmpp"), ("slixmpp-notime-bob", "slixmpp"),
         ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
         ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
+        ("prosody-rawdebug", "prosody"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
     ]
 

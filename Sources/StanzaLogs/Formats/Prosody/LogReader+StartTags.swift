@@ -27,12 +27,17 @@ extension LogReader {
         }
     }
 
+    /// The channel logs its stanzas (whole, or the bytes of its stream: Prosody
+    /// with mod_rawdebug): its start tags alone are not reported (``reportsAlone(_:)``).
+    func noteLogsStanzas(_ channel: LogChannel, key: ChannelKey) {
+        guard !channel.logsWholeStanzas else { return }
+        channel.logsWholeStanzas = true
+        loggedWholeStanzas = true
+        ledger?.note(.logsWhole(key))
+    }
+
     func noteTopTag(of data: UnsafeBufferPointer<UInt8>, channel: LogChannel, key: ChannelKey) {
-        if !channel.logsWholeStanzas {
-            channel.logsWholeStanzas = true
-            loggedWholeStanzas = true
-            ledger?.note(.logsWhole(key))
-        }
+        noteLogsStanzas(channel, key: key)
         guard let range = topTag(data) else { releaseHeld(); return }
         let tag = UnsafeBufferPointer(rebasing: data[range])
         if let first = ledger?.firstLine, currentLine < first + Self.startTagLines { ledger?.noteEarly(key, tag) }

@@ -9,9 +9,14 @@ import StanzaXML
 /// session's logger (`c2s55e8a7f1c3a0`, `s2sin…`, `s2sout…`: sessionmanager.lua
 /// and s2smanager.lua).
 ///
-/// Stanzas appear in four messages:
+/// Stanzas appear in six messages:
 /// - `SEND: <…>` and `RECV: <…>`: modules/mod_stanza_debug.lua logs every whole
 ///   stanza a session sends and receives (`session.log("debug", "SEND: %s", t)`);
+/// - `SEND(LENGTH): …` and `RECV(LENGTH): …`: prosody-modules' mod_rawdebug
+///   logs the bytes a session writes and reads, as they cross the socket
+///   (its `bytes/out` and `bytes/in` filters, `session.log("debug",
+///   "SEND(%d): %s", #t, tostring(t))`): a stream, a record of which may hold
+///   several stanzas or end inside one;
 /// - `Sending[c2s]: <…>`: core/sessionmanager.lua logs the start tag of what
 ///   `session.send` sends (`t:top_tag()`), just before the stanza itself;
 /// - `Received[c2s]: <…>`: core/stanza_router.lua logs the start tag of each
@@ -60,7 +65,7 @@ final class ProsodyLogParser: LogLineParser {
         if let parts = locateSink(line), isStanzaMessage(line, at: parts.message) { return true }
         guard let parts = locateSyslog(line) else { return false }
         let message = parts.message
-        return line.has("SEND: <", at: message) || line.has("RECV: <", at: message) || startTagMessage(line, at: message) != nil
+        return isStanzaMessage(line, at: message)
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
@@ -106,6 +111,10 @@ final class ProsodyLogParser: LogLineParser {
         } else if line.has("RECV: ", at: message) {
             header.direction = .incoming
             payloadStart = message + 6
+        } else if let raw = Self.rawDataMessage(line, at: message) {
+            header.direction = raw.direction
+            header.shape = .stream
+            payloadStart = raw.payload
         } else if let tag = Self.startTagMessage(line, at: message) {
             header.direction = tag.direction
             header.shape = .startTag
@@ -154,6 +163,23 @@ final class ProsodyLogParser: LogLineParser {
     /// A message that holds a stanza or its start tag.
     private static func isStanzaMessage(_ line: UnsafeBufferPointer<UInt8>, at message: Int) -> Bool {
         line.has("SEND: <", at: message) || line.has("RECV: <", at: message) || startTagMessage(line, at: message) != nil
+            || rawDataMessage(line, at: message) != nil
+    }
+
+    /// mod_rawdebug's `SEND(LENGTH): ` or `RECV(LENGTH): `.
+    private static func rawDataMessage(_ line: UnsafeBufferPointer<UInt8>, at message: Int) -> (direction: LogDirection, payload: Int)? {
+        let direction: LogDirection
+        if line.has("SEND(", at: message) {
+            direction = .outgoing
+        } else if line.has("RECV(", at: message) {
+            direction = .incoming
+        } else {
+            return nil
+        }
+        var close = message + 5
+        while close < line.count, isASCIIDigit(line[close]) { close += 1 }
+        guard close > message + 5, line.has("): ", at: close) else { return nil }
+        return (direction, close + 3)
     }
 
     /// A line of the console or file sink whose tabs journalctl wrote as 8
