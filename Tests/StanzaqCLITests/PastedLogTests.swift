@@ -145,4 +145,26 @@ final class PastedLogTests: CLITestCase {
         try assertStanzaq(["-c", "/", "trimmed.log"], in: scratch.url, stdout: "46\n", status: 0)
         try assertStanzaq(["-c", "/", "logs/libstrophe-dave.log"], in: RealLogTests.folder, stdout: "44\n", status: 0)
     }
+
+    /// prosody-modules' mod_rawdebug logs each write and read (`SEND(N):`,
+    /// `RECV(N):`): a stanza split over two writes is joined (at its first line), a read with two
+    /// stanzas gives both, Prosody's start tag of the same stanza is not
+    /// reported, and a paste without the stream header is in `jabber:client`.
+    func testModRawdebugLines() throws {
+        try assertStanzaq(["--fields", "line,direction,session", "-e", "/$", "-e", "/@id", "-e", "/@xmlns", "-"], stdin: """
+            Nov 28 01:35:32 c2s55cbd23001d0\tdebug\tRECV(72): <iq type="get" id="alice-roster"><query xmlns="jabber:iq:roster" /></iq>
+            Nov 28 01:35:32 c2s55cbd23001d0\tdebug\tReceived[c2s]: <iq id='alice-roster' type='get' xml:lang='en'>
+            Nov 28 01:35:32 c2s55cbd23001d0\tdebug\tSending[c2s]: <iq to='alice@localhost/res' id='alice-roster' type='result'>
+            Nov 28 01:35:32 c2s55cbd23001d0\tdebug\tSEND(41): <iq to='alice@localhost/res' id='alice-ro
+            Nov 28 01:35:32 c2s55cbd23001d0\tdebug\tSEND(32): ster' type='result'><query/></iq>
+            Nov 28 01:35:33 c2s55cbd23001d0\tdebug\tRECV(54): <presence id="p1" /><message id="m1"><body>hi</body></message>
+
+            """, stdout: """
+            1\tin\tc2s55cbd23001d0\tiq\talice-roster\tjabber:client
+            4\tout\tc2s55cbd23001d0\tiq\talice-roster\tjabber:client
+            6\tin\tc2s55cbd23001d0\tpresence\tp1\tjabber:client
+            6\tin\tc2s55cbd23001d0\tmessage\tm1\tjabber:client
+
+            """, status: 0)
+    }
 }
