@@ -135,7 +135,7 @@ struct StanzaqCommand: ParsableCommand {
                            firstOnly: query.first, format: format.output ?? (format.json ? .json : .text),
                            render: RenderOptions(epoch: format.epoch, pretty: format.pretty), options: query.queryOptions,
                            input: input.inputKind, direction: input.direction, fields: input.fields.map { _ in input.fieldNames },
-                           in: environment)
+                           merge: format.merge, timeZone: input.timeBounds.zone, in: environment)
         }
         // (Every operand is the file: there is no query.)
         if format.rewrite { return try rewrite(paths, in: environment) }
@@ -224,7 +224,7 @@ struct StanzaqCommand: ParsableCommand {
             (mode.context != nil, "-C/--context"), (mode.pair, "--pair"), (mode.unanswered, "--unanswered"), (input.recursive, "-r/--recursive"), (!input.globs.isEmpty, "-g/--glob"),
             (query.each != nil, "--each"), (!query.wheres.isEmpty, "--where"), (format.header, "--header"), (format.compact, "--compact"), (input.threads != nil, "--threads"), (input.stats, "--stats"),
             (format.redact != nil, "--redact"), (format.rewrite, "--rewrite"), (input.since != nil, "--since"), (input.until != nil, "--until"),
-            (input.timeZone != nil, "--tz"), (input.timeFormat != nil, "--time-format"), (format.merge, "--merge"),
+            (input.timeFormat != nil, "--time-format"),
         ]
         return given.filter(\.0).map(\.1)
     }

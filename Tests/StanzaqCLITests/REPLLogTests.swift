@@ -90,7 +90,7 @@ final class REPLLogTests: XCTestCase {
         XCTAssertEqual(wrong.output, "no stanzas loaded\n")
         XCTAssertEqual(wrong.stderr, """
             stanzaq: error: unknown log format 'bogus' (one of: prosody, ejabberd, mongooseim, smack, slixmpp, libstrophe, profanity, nbxmpp, gajim, dino, monal, conversations, tshark, json, tsv, generic)
-            stanzaq: error: usage: :load [--log[=FORMAT]|--xml] FILE
+            stanzaq: error: usage: :load [--log[=FORMAT]|--xml] [--merge] FILE...
             stanzaq: error: usage: :direction [in|out|both]
 
             """)
@@ -211,9 +211,49 @@ final class REPLLogTests: XCTestCase {
         let result = try repl([], ":help\n")
         let lines = result.output.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0.hasPrefix(":load") || $0.hasPrefix(":direction") }, [
-            ":load [--log[=FORMAT]|--xml] FILE load the stanzas of FILE: XML or a log, compressed or not (the last becomes current)",
-            ":direction [in|out|both]          only the stanzas a log shows received or sent, in :all and :list (none: show it)",
+            ":load [--log[=FORMAT]|--xml] [--merge] FILE... load each FILE's stanzas: XML or a log, compressed or not (--merge: on one time line)",
+            ":direction [in|out|both]                       only the stanzas a log shows received or sent, in :all and :list (none: show it)",
         ])
         XCTAssertEqual(result.status, 0)
+    }
+
+    /// Issue 42: the REPL loads several files on one time line, as `--merge`
+    /// orders records: from the command line (`-i --merge`, with `--tz`) and
+    /// with `:load --merge`; a file that cannot be read is reported and the
+    /// others are loaded.
+    func testMergeLoadsTheFilesOnOneTimeLine() throws {
+        let result = try repl(["--merge", "--tz=UTC", "logs/slixmpp.log", "logs/profanity.log"], """
+            :all @id
+            :load --merge logs/none.log logs/dino.log
+            :all @id
+            :load --merge
+
+            """, in: Runner.examples)
+        let merged = """
+            logs/profanity.log:2:6:2026-11-23T09:30:12.301377+01\tout\t\t_xmpp_bind1
+            logs/profanity.log:3:7:2026-11-23T09:30:12.402618+01\tin\t\t_xmpp_bind1
+            logs/profanity.log:4:9:2026-11-23T09:30:12.510220+01\tin\t\tmsg1
+            logs/profanity.log:5:13:2026-11-23T09:30:13.001554+01\tout\t\tmsg2
+            logs/slixmpp.log:7:5:2026-11-23 09:30:12,301\tout\t\tbind_1
+            logs/slixmpp.log:8:6:2026-11-23 09:30:12,402\tin\t\tbind_1
+            logs/slixmpp.log:9:8:2026-11-23 09:30:12,510\tin\t\tmsg1
+            logs/slixmpp.log:10:10:2026-11-23 09:30:13,001\tout\t\tmsg2
+
+            """
+        // (Loaded after the stanzas before: a :load orders only its own files.)
+        let dino = """
+            logs/dino.log:11:7:2026-11-23T09:30:12+0000\tout\tjuliet@montague.lit\tbind_1
+            logs/dino.log:12:15:2026-11-23T09:30:13+0000\tin\tjuliet@montague.lit\tbind_1
+            logs/dino.log:13:24:2026-11-23T09:30:13+0000\tin\tjuliet@montague.lit\tmsg1
+            logs/dino.log:14:31:2026-11-23T09:30:14+0000\tout\tjuliet@montague.lit\tmsg2
+
+            """
+        XCTAssertEqual(result.output, merged + merged + dino)
+        XCTAssertEqual(result.stderr, """
+            stanzaq: error: logs/none.log: No such file or directory
+            stanzaq: error: usage: :load [--log[=FORMAT]|--xml] [--merge] FILE...
+
+            """)
+        XCTAssertEqual(result.status, 2)
     }
 }

@@ -477,7 +477,8 @@ final class ScriptedREPLTests: XCTestCase {
 
             """)
         XCTAssertEqual(result.stderr, """
-            stanzaq: error: usage: :load [--log[=FORMAT]|--xml] FILE
+            stanzaq: error: my: No such file or directory
+            stanzaq: error: capture.xml: No such file or directory
             stanzaq: error: unclosed ' in: 'open
 
             """)

@@ -20,15 +20,19 @@ final class TimeOrder {
     /// The records kept, in time order: those without a time first, then by
     /// time, each tie in the order the records came.
     func ordered() -> [UInt8] {
-        let sorted = entries.sorted { first, second in
-            switch (first.key, second.key) {
-            case (nil, nil): return first.order < second.order
-            case (nil, _): return true
-            case (_, nil): return false
-            case (let a?, let b?): return a < b || (a == b && first.order < second.order)
-            }
-        }
+        let sorted = entries.sorted { Self.precedes(($0.key, $0.order), ($1.key, $1.order)) }
         entries = []
         return sorted.flatMap(\.bytes)
+    }
+
+    /// Whether what has time `first.key` and came `first.order`-th goes before
+    /// `second`: no time first, then by time, a tie in the order they came.
+    static func precedes(_ first: (key: DateTime?, order: Int), _ second: (key: DateTime?, order: Int)) -> Bool {
+        switch (first.key, second.key) {
+        case (nil, nil): return first.order < second.order
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let a?, let b?): return a < b || (a == b && first.order < second.order)
+        }
     }
 }

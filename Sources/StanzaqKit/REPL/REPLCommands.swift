@@ -13,26 +13,24 @@ extension REPLSession {
             try session.say("Any other line is a query on the current stanza; a line starting with '<' is XML to load.")
             return true
         },
-        REPLCommand(name: ":load", arguments: .words, usage: ":load [--log[=FORMAT]|--xml] FILE",
-                    help: "load the stanzas of FILE: XML or a log, compressed or not (the last becomes current)",
+        REPLCommand(name: ":load", arguments: .words, usage: REPLSession.loadUsage,
+                    help: "load each FILE's stanzas: XML or a log, compressed or not (--merge: on one time line)",
                     completion: .files) { (session: REPLSession, arguments: REPLArguments) throws(OutputError) -> Bool in
-            let usage = ":load [--log[=FORMAT]|--xml] FILE"
-            guard arguments.words.count == 1 || arguments.words.count == 2,
-                  arguments.words.count == 2 || !["--xml", "--log"].contains(where: arguments.words[0].hasPrefix) else {
-                return try session.usage(usage)
-            }
-            var kind: InputKind?
-            if arguments.words.count == 2 {
-                do throws(Diagnostic) {
-                    kind = try inputKind(arguments.words[0], usage: usage)
-                } catch {
-                    try session.fail(error)
-                    return true
-                }
+            let request: LoadRequest
+            do throws(Diagnostic) {
+                request = try loadRequest(arguments.words)
+            } catch {
+                try session.fail(error)
+                return true
             }
             let before = session.stanzas.count
-            if try session.load(path: arguments.path(arguments.words.count - 1, environment: session.environment), as: kind),
-               let current = session.current, session.stanzas.count > before {
+            let paths = request.files.map { arguments.path($0, environment: session.environment) }
+            if request.merge {
+                try session.load(merging: paths, as: request.kind)
+            } else {
+                for path in paths { try session.load(path: path, as: request.kind) }
+            }
+            if let current = session.current, session.stanzas.count > before {
                 try session.noteLoaded(session.stanzas.count - before, current: current)
             }
             return true
@@ -177,6 +175,38 @@ extension REPLSession {
         commands.first { $0.name == name || $0.aliases.contains(name) }
     }
 
+
+    static let loadUsage = ":load [--log[=FORMAT]|--xml] [--merge] FILE..."
+
+    /// What `:load`'s words ask: how the files are read, whether on one time
+    /// line, and the indices of the words that name the files.
+    struct LoadRequest {
+        var kind: InputKind?
+        var merge = false
+        var files: [Int] = []
+    }
+
+    /// Reads `:load`'s words: options first (`--log[=FORMAT]` or `--xml`, and
+    /// `--merge`), then one file or more.
+    static func loadRequest(_ words: [String]) throws(Diagnostic) -> LoadRequest {
+        var request = LoadRequest()
+        var index = 0
+        while index < words.count - 1, words[index].hasPrefix("--") {
+            if words[index] == "--merge" {
+                guard !request.merge else { throw Diagnostic("usage: \(loadUsage)") }
+                request.merge = true
+            } else {
+                guard request.kind == nil else { throw Diagnostic("usage: \(loadUsage)") }
+                request.kind = try inputKind(words[index], usage: loadUsage)
+            }
+            index += 1
+        }
+        guard index < words.count, !["--xml", "--log", "--merge"].contains(where: words[index].hasPrefix) else {
+            throw Diagnostic("usage: \(loadUsage)")
+        }
+        request.files = Array(index..<words.count)
+        return request
+    }
 
     /// The input kind an option of `:load` names (`--log`, `--log=FORMAT`, `--xml`),
     /// as on the command line.

@@ -101,20 +101,30 @@ extension REPLSession {
     /// recognised or read as `kind` says, damage reported and skipped), keeping
     /// its stanzas with their log fields.
     private func loadThroughSearcher(path: String, as kind: InputKind?) throws(OutputError) -> Bool {
+        let (sink, ok) = try readThroughSearcher(path: path, as: kind)
+        add(sink.stanzas, source: path)
+        return ok
+    }
+
+    /// Reads a file as the command line does into a ``LoadingSink``; `merge`:
+    /// with each stanza's instant, as `--merge` orders it. Also whether it was
+    /// read without error.
+    func readThroughSearcher(path: String, as kind: InputKind?, merge: Bool = false) throws(OutputError) -> (LoadingSink, Bool) {
         var options = SearchOptions(queries: [])
         options.input = kind
         options.defaultNamespace = defaultNamespace
         options.directory = directory
         // (`:fields jid` may ask for it later.)
         options.findsJIDs = true
+        options.merge = merge
+        options.timeZone = timeZone
         let sink = LoadingSink()
         // The REPL reads its commands from standard input: "-" names a file here.
         let searcher = Searcher(options: options, sink: sink, diagnostics: diagnostics, standardInput: -1)
         try output.flush()
         try searcher.run([.input(path == "-" ? "./-" : path)])
         if searcher.failed { failed = true }
-        add(sink.stanzas, source: path)
-        return !searcher.failed
+        return (sink, !searcher.failed)
     }
 
     /// Stanzas are numbered once, in the order they were loaded, whatever their
@@ -143,11 +153,14 @@ extension REPLSession {
 /// inverted, every stanza counts.
 final class LoadingSink: SearchSink {
     private(set) var stanzas: [(Element, StanzaSource?)] = []
+    /// With `--merge`, each stanza's instant (``StanzaPlace/instant``).
+    private(set) var instants: [DateTime?] = []
 
     var evaluation: Evaluation { .test(invert: true) }
     var needsWholeStanzas: Bool { true }
 
     func counted(_ element: Element, in stanza: StanzaPlace) throws(OutputError) {
         stanzas.append((element, stanza.source))
+        instants.append(stanza.instant)
     }
 }

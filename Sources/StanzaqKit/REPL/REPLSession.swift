@@ -53,6 +53,8 @@ public final class REPLSession {
     var shownFields: [LogFieldName] { fields ?? (hasLogFields ? LogFieldName.logged : []) }
     /// How queries are compiled (--case-sensitive, --monal).
     public var options = QueryOptions()
+    /// The zone of a log's times written without one (`--tz`), for `:load --merge`.
+    public var timeZone = TimeZoneChoice.local
     /// Where relative paths are opened.
     public var directory: Int32 = AT_FDCWD
     /// The environment variables (HOME, for `~` in file names).

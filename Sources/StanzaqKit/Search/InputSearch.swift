@@ -155,7 +155,8 @@ final class InputSearch<Sink: SearchSink> {
         // Taken up for every stanza, even one not evaluated, so that none is kept.
         let known = decisions.isEmpty ? nil : decisions.take(stanza)
         if let limit, count >= limit && !sink.wantsMoreStanzas { return false }
-        let place = StanzaPlace(file: name, number: number, source: source)
+        var place = StanzaPlace(file: name, number: number, source: source)
+        if options.merge { place.instant = mergeKey }
         // Left out by --direction, --since or --until: handled as a stanza going the other way.
         let otherDirection = direction.map { source?.direction != $0 } ?? false
             || timeFilter.map { !$0.keeps(source, at: instant, file: name, warn: evaluator.diagnostics.report(_:oncePer:)) } ?? false

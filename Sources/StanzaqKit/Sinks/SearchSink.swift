@@ -76,6 +76,9 @@ public struct StanzaPlace {
     public var file: String
     public var number: Int
     public var source: StanzaSource?
+    /// With `--merge`: the instant the stanza is ordered by (its time, or the
+    /// last one before it in its input; ``TimeOrder``).
+    var instant: DateTime? = nil
 }
 
 extension SearchSink {

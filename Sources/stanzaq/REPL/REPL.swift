@@ -9,7 +9,7 @@ import StanzaqKit
 /// or query each, and the status is 2 if any failed.
 func runREPL(files: [String], arguments: [String], defaultNamespace: String?, firstOnly: Bool, format: OutputFormat,
              render: RenderOptions, options: QueryOptions, input: InputKind?, direction: LogDirection?,
-             fields: [LogFieldName]?, in environment: CommandEnvironment) -> Int32 {
+             fields: [LogFieldName]?, merge: Bool, timeZone: TimeZoneChoice, in environment: CommandEnvironment) -> Int32 {
     let session = REPLSession(output: environment.output, diagnostics: environment.diagnostics,
                               isTerminal: environment.stdoutIsTerminal, defaultNamespace: defaultNamespace)
     session.options = options
@@ -21,8 +21,13 @@ func runREPL(files: [String], arguments: [String], defaultNamespace: String?, fi
     session.input = input
     session.direction = direction
     session.fields = fields
+    session.timeZone = timeZone
     do {
-        for file in files { try session.load(path: file) }
+        if merge {
+            try session.load(merging: files)
+        } else {
+            for file in files { try session.load(path: file) }
+        }
         guard environment.stdinIsTerminal else {
             try session.run(script: environment.standardInput)
             return session.failed ? 2 : 0
