@@ -182,8 +182,11 @@ struct StanzaqCommand: ParsableCommand {
         if input.follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
         if environment.handlesSignals { Interruption.install(.search) }
 
-        let searcher = Searcher(options: options, sink: options.makeSink(output: environment.output),
-                                diagnostics: environment.diagnostics, standardInput: environment.standardInput,
+        // (A relative --since or --until reads the inputs once for their last record's time.)
+        let (resolved, standardInput) = options.resolvingRelativeBounds(paths: paths, standardInput: environment.standardInput)
+        defer { if standardInput != environment.standardInput { close(standardInput) } }
+        let searcher = Searcher(options: resolved, sink: resolved.makeSink(output: environment.output),
+                                diagnostics: environment.diagnostics, standardInput: standardInput,
                                 output: environment.output)
         if givesHints { searcher.standardInputCopy = KeptInput() }
         do {

@@ -220,11 +220,21 @@ final class TimeSelectionTests: CLITestCase {
         XCTAssertEqual(parts.output, one.output)
     }
 
-    func testRelativeTimesCountBackFromNow() throws {
-        // Whatever today is, the logs of 2026 are less than 100,000 days old and more than an hour.
-        try assertStanzaq(["--since", "-100000d", "--until", "-1h", "-c", "/$", "logs/ejabberd.log"], stdout: "8\n", status: 0)
-        try assertStanzaq(["--until=-100000d", "-c", "/$", "logs/ejabberd.log"], stdout: "0\n", status: 1)
-        try assertStanzaq(["--since", "-1h30m", "-c", "/$", "logs/ejabberd.log"], stdout: "0\n", status: 1)
+    /// A relative time counts back from the last record of all the inputs
+    /// (ejabberd.log's ends at 09:30:15.100200), from a file or a pipe.
+    func testRelativeTimesCountBackFromTheLastRecord() throws {
+        try assertStanzaq(["--since", "-1s", "-c", "/$", "logs/ejabberd.log"], stdout: "3\n", status: 0)
+        try assertStanzaq(["--until", "-1s", "-c", "/$", "logs/ejabberd.log"], stdout: "5\n", status: 0)
+        try assertStanzaq(["--since", "-100000d", "--until", "-1h", "-c", "/$", "logs/ejabberd.log"], stdout: "0\n", status: 1)
+        try assertStanzaq(["--since", "-1h", "-c", "/$", "logs/ejabberd.log"], stdout: "8\n", status: 0)
+        let log = try String(contentsOf: Runner.examples.appendingPathComponent("logs/ejabberd.log"), encoding: .utf8)
+        try assertStanzaq(["--since", "-1s", "-c", "/$"], stdin: log, stdout: "3\n", status: 0)
+        try assertStanzaq(["--since", "-1s", "-c", "/$", "-", "capture.xml"], stdin: log, stdout: "3\n",
+                          stderr: "stanzaq: warning: capture.xml: XML input has no time: --since selects none of its stanzas\n", status: 0)
+        // The last record of all the inputs: slixmpp.log's (09:30:13,001, as UTC) are all before ejabberd.log's last two seconds.
+        try assertStanzaq(["--tz=UTC", "--since", "-2s", "-H", "-c", "/$", "logs/ejabberd.log", "logs/slixmpp.log"],
+                          stdout: "logs/ejabberd.log:7\nlogs/slixmpp.log:0\n", status: 0)
+        try assertStanzaq(["--tz=UTC", "--since", "-2s", "-c", "/$", "logs/slixmpp.log"], stdout: "5\n", status: 0)
     }
 
     func testStanzasWithoutATimeAreLeftOutWithAWarning() throws {

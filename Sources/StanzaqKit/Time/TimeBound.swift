@@ -4,17 +4,20 @@ import StanzaQuery
 
 /// The TIME of `--since` or `--until` (stanzaq(1), `--since`).
 public enum TimeBound: Equatable, Sendable {
-    /// An instant: a time relative to now, or seconds since the epoch (`@SECONDS`).
+    /// An instant: seconds since the epoch (`@SECONDS`), or a relative time made one.
     case instant(DateTime)
+    /// `-10m`: so many seconds before the last record of the inputs (``SearchOptions/resolvingRelativeBounds(paths:standardInput:)``),
+    /// or before now with `--follow` (and where it is not resolved).
+    case beforeLast(seconds: Int64)
     /// A time as a log or ISO 8601 writes it, made an instant by each input's
     /// ``TimeRule`` as that input's times are (its zone, its year).
     case written(LogTime)
 
-    /// Reads TIME: `-N` with a unit `s`, `m`, `h` or `d` (repeatable: `-1h30m`)
-    /// before `now`, `@SECONDS`, or any time ``LogTime`` reads. `nil` for anything else.
-    public init?(_ text: String, now: DateTime) {
+    /// Reads TIME: `-N` with a unit `s`, `m`, `h` or `d` (repeatable: `-1h30m`),
+    /// `@SECONDS`, or any time ``LogTime`` reads. `nil` for anything else.
+    public init?(_ text: String) {
         if text.hasPrefix("-"), let seconds = Self.duration(text.dropFirst()) {
-            self = .instant(DateTime(seconds: now.seconds - seconds, microseconds: now.microseconds))
+            self = .beforeLast(seconds: seconds)
         } else if text.hasPrefix("@") {
             guard let epoch = LogTime(String(text.dropFirst()))?.epoch ?? Self.shortEpoch(text.dropFirst()) else { return nil }
             self = .instant(epoch)
@@ -23,6 +26,11 @@ public enum TimeBound: Equatable, Sendable {
         } else {
             return nil
         }
+    }
+
+    /// The instant `seconds` before `instant`.
+    static func before(_ instant: DateTime, seconds: Int64) -> DateTime {
+        DateTime(seconds: instant.seconds - seconds, microseconds: instant.microseconds)
     }
 
     /// `1h30m`: seconds.
@@ -52,6 +60,7 @@ public enum TimeBound: Equatable, Sendable {
         switch self {
         case .instant(let instant): return instant
         case .written(let time): return rule.instant(of: time)
+        case .beforeLast(let seconds): return TimeBound.before(TimeFilter.now, seconds: seconds)
         }
     }
 }

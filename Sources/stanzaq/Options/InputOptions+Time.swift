@@ -9,7 +9,7 @@ extension InputOptions {
     /// Checks `--since`, `--until`, `--tz` and `--time-format`: a TIME, ZONE or form that is not read is an error.
     func validateTimes() throws {
         for (name, text) in [("--since", since), ("--until", until)] {
-            if let text, TimeBound(text, now: DateTime(seconds: 0)) == nil {
+            if let text, TimeBound(text) == nil {
                 throw ValidationError("\(name): '\(text)' is not a time (\(Self.timeForms))")
             }
         }
@@ -21,12 +21,10 @@ extension InputOptions {
         }
     }
 
-    /// `--since`, `--until` (a relative time counted back from now) and `--tz`. A
-    /// zone's name is set as the process's `TZ`, for the C library's local time.
+    /// `--since`, `--until` (a relative time is counted back from the last
+    /// record once the inputs are known: ``SearchOptions/resolvingRelativeBounds(paths:standardInput:)``)
+    /// and `--tz`. A zone's name is set as the process's `TZ`, for the C library's local time.
     var timeBounds: (since: TimeBound?, until: TimeBound?, zone: TimeZoneChoice) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let moment = DateTime(seconds: Int64(now.tv_sec), microseconds: Int32(now.tv_nsec / 1000))
         var zone = TimeZoneChoice.local
         if let timeZone {
             if let fixed = TimeZoneChoice(offset: timeZone) {
@@ -36,7 +34,7 @@ extension InputOptions {
                 tzset()
             }
         }
-        return (since.flatMap { TimeBound($0, now: moment) }, until.flatMap { TimeBound($0, now: moment) }, zone)
+        return (since.flatMap { TimeBound($0) }, until.flatMap { TimeBound($0) }, zone)
     }
 
     /// Whether `name` is a zone of the system's database (`$TZDIR` or /usr/share/zoneinfo).

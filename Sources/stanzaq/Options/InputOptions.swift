@@ -33,7 +33,7 @@ struct InputOptions: ParsableArguments {
             completion: .list(["in", "out"]))
     var direction: LogDirection?
 
-    @Option(help: ArgumentHelp("Only the stanzas a log shows at or after TIME: ISO 8601 (2026-11-23T09:30Z), the log's own form, @SECONDS, or -10m, -2h, -1d (before now).",
+    @Option(help: ArgumentHelp("Only the stanzas a log shows at or after TIME: ISO 8601 (2026-11-23T09:30Z), the log's own form, @SECONDS, or -10m, -2h, -1d (before the last record).",
                                valueName: "TIME"), completion: .list(["-10m", "-1h", "-1d"]))
     var since: String?
 
