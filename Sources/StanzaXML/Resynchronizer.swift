@@ -61,6 +61,11 @@ struct Resynchronizer {
     private let origin: Int
     /// Whether the damaged stanza is a child of a stream (it then goes on after it).
     private var inStream: Bool
+    /// The local name of the BOSH or WebSocket frame the damaged stanza is a
+    /// child of, if any: the frame's end tag ends the skip, outside the frame.
+    private let frameName: [UInt8]?
+    /// Reading resumed after the end tag of the frame (``frameName``) the damage was in.
+    private(set) var leftFrame = false
     /// The names of the elements open in the damaged stanza, outermost first, and
     /// whether each is in a namespace other than the root's (a prefix or an `xmlns=`).
     private var open: [(name: [UInt8], foreign: Bool)] = []
@@ -88,11 +93,12 @@ struct Resynchronizer {
     ///     at the stanza level is where reading resumes (never at `offset` itself).
     ///     `offset` skips only text and stray end tags (input that starts in the
     ///     middle of a stanza).
-    init(from offset: Int, damageOffset: Int, inStream: Bool) {
+    init(from offset: Int, damageOffset: Int, inStream: Bool, frameName: [UInt8]? = nil) {
         keepFrom = offset
         origin = offset
         self.damageOffset = max(damageOffset, offset)
         self.inStream = inStream
+        self.frameName = frameName
     }
 
     /// A token whose end had not arrived: where to go on looking for it.
@@ -218,6 +224,11 @@ struct Resynchronizer {
         var nameEnd = p + 2
         while nameEnd < close && isNameByte(window[nameEnd]) { nameEnd += 1 }
         let name = Array(window.bytes[(p + 2 - window.base)..<(nameEnd - window.base)])
+        if let frameName, localName(name) == frameName, !open.contains(where: { $0.name == name }) {
+            // The frame's own end (not a `<body>` of the damaged stanza's): what follows is outside it.
+            leftFrame = true
+            return .done(.resume(offset: after, inStream: inStream))
+        }
         if open.isEmpty {
             // </stream:stream>: what follows is outside the stream.
             if localName(name) == Array("stream".utf8) { return .done(.resume(offset: after, inStream: false)) }

@@ -57,7 +57,7 @@ extension StanzaReader {
     /// document open, the stream not ended. A reader of the whole input is then
     /// where ``init(continuing:line:defaultNamespace:recovery:handler:)`` puts one.
     public var isInsideStreamBetweenStanzas: Bool {
-        guard let context, inStream, !isStopped, failure == nil, damageCount == 0, outbox.isEmpty,
+        guard let context, inStream, !frame.isOpen, !isStopped, failure == nil, damageCount == 0, outbox.isEmpty,
               open.isEmpty, skipped == 0, pendingDamage == nil, resynchronizer == nil, resetOffset == nil,
               !startPhase, tentative.isEmpty else { return false }
         return restIsBetweenStanzas(context)

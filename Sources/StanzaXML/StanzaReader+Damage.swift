@@ -75,7 +75,9 @@ extension StanzaReader {
     /// Acts on damage once libxml2 has returned: report it (or, with
     /// ``Recovery/stop``, fail), and skip from the last place between stanzas.
     func handle(_ damage: PendingDamage) {
-        let header = inStream ? streamHeader : nil
+        let header = continuationHeader
+        let frameName = frame.isOpen ? frame.localName : nil
+        frame.interruptedOuterHeader = frame.isOpen ? frame.outerHeader : nil
         let from = stanzaLevel.offset
         freeContext()
         skippedDamage = nil
@@ -87,7 +89,7 @@ extension StanzaReader {
             cursor = start
             return
         }
-        resynchronizer = Resynchronizer(from: from, damageOffset: damage.offset, inStream: header != nil)
+        resynchronizer = Resynchronizer(from: from, damageOffset: damage.offset, inStream: header != nil, frameName: frameName)
         interruptedStreamHeader = header
         var skipStart = from
         retained.withUnsafeBufferPointer { all in
@@ -138,7 +140,8 @@ extension StanzaReader {
             stanzaLevel = position(of: offset)
             finishSkip(resumedAt: stanzaLevel)
             cursor = offset
-            let header = inStream ? interruptedStreamHeader : nil
+            // (Where the damage was inside a frame that ended while it was skipped, the stream goes on.)
+            let header = inStream ? scanner.leftFrame ? frame.interruptedOuterHeader : interruptedStreamHeader : nil
             interruptedStreamHeader = nil
             if let header { startDocument(at: offset, header: header) }
             return true

@@ -69,7 +69,7 @@ extension StanzaReader {
             pendingDamage = nil
             handle(damage)
         } else if let reset = resetOffset {
-            let header = restartsStream ? streamHeader : nil
+            let header = restartsStream ? continuationHeader : nil
             freeContext()
             cursor = reset
             if let header { startDocument(at: reset, header: header) }
@@ -191,6 +191,7 @@ extension StanzaReader {
         rootStarted = false
         inStream = false
         inSequence = sequence
+        frame.isOpen = false
         followsElement = false
         streamScope = []
         streamHeader = nil
@@ -243,6 +244,7 @@ extension StanzaReader {
         resetOffset = nil
         inStream = false
         inSequence = false
+        frame.isOpen = false
     }
 
     /// Ends the input for the current document: a stream may end unclosed
@@ -252,13 +254,14 @@ extension StanzaReader {
         if inSequence { return abandonSequenceDocument() }
         let consumed = documentStart + Int(xmlByteConsumed(context))
         let restIsBlank = retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)
-        if (inStream && open.isEmpty && skipped == 0 && restIsBetweenStanzas(context)) || (restIsBlank && !rootStarted) {
+        let framed = inStream || frame.isOpen   // a stream or a frame may end unclosed between stanzas
+        if (framed && open.isEmpty && skipped == 0 && restIsBetweenStanzas(context)) || (restIsBlank && !rootStarted) {
             // Text held back between a stream's stanzas is checked first: libxml2 checks
             // text once it sees where the text ends or has 300 bytes of it, so whether a
             // bad character in it was damage depended on where reads ended (the reader
             // fuzzer found it). A '<' of our own shows libxml2 the end; the damage it
             // reports is handled as any other.
-            if inStream && !restIsBlank {
+            if framed && !restIsBlank {
                 // Inside a CDATA section (`<![CDATA[` never closed), only `]]>` ends the
                 // text: libxml2 checks a section's bytes 300 at a time as they come,
                 // so a bad byte in its last ones was damage or not by the reads too.

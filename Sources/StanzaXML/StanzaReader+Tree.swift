@@ -33,8 +33,12 @@ extension StanzaReader {
             return
         }
         if inSequence && depth == 0 { return }   // the reader's own start tag
-        let level = depth - (inStream || inSequence ? 1 : 0)   // 0: the stanza's root
+        let level = depth - (inStream || inSequence ? 1 : 0) - (frame.isOpen ? 1 : 0)   // 0: the stanza's root
         if interruptsStanza(depth: depth, level: level, prefix, localNamePointer, uri) { return }
+        if level == 0 && !frame.isOpen && isFrame(localNamePointer, uri) {
+            return beginFrame(depth: depth, prefix: name(prefix), localName: name(localNamePointer) ?? "",
+                              declarations: namespaceDeclarations(namespaceCount, namespaces))
+        }
         guard countElement(level: level, prefix: prefix, localName: localNamePointer,
                            items: Int(attributeCount) + Int(namespaceCount)) else { return }
         if skipped > 0 || (stanzaDecision == false && !open.isEmpty)
@@ -82,7 +86,7 @@ extension StanzaReader {
             flushText()
             parent.append(element)
         } else {
-            if inStream { element.inheritedDeclarations = streamScope }
+            if let scope = inheritedScope { element.inheritedDeclarations = scope }
             stanzaDecision = wholeStanzaTest?(element)
         }
         open.append(element)
@@ -198,12 +202,7 @@ extension StanzaReader {
         streamScope = declarations
         leaveStartPhase()
         // Written again for a parser that continues this stream.
-        var header = "<" + (prefix.map { $0 + ":" } ?? "") + "stream"
-        for declaration in declarations {
-            header += " xmlns" + (declaration.prefix.map { ":" + $0 } ?? "") + "='" + escapedAttribute(declaration.uri) + "'"
-        }
-        header += ">"
-        streamHeader = Array(header.utf8)
+        streamHeader = writtenStartTag(prefix: prefix, localName: "stream", declarations: declarations)
         // Between stanzas from just after the start tag's '>' (libxml2 calls back before reading it).
         var end = consumedOffset()
         if end >= retainedBase && end < inputLength && retained[end - retainedBase] == UInt8(ascii: ">") { end += 1 }
@@ -217,7 +216,7 @@ extension StanzaReader {
         guard let defaultNamespace else { return nil }
         func declaresDefault(_ list: [NamespaceDeclaration]) -> Bool { list.contains { $0.prefix == nil } }
         if declaresDefault(declarations) || open.contains(where: { declaresDefault($0.namespaceDeclarations) })
-            || (inStream && declaresDefault(streamScope)) {
+            || declaresDefault(inheritedScope ?? []) {
             return nil
         }
         return defaultNamespace
@@ -228,7 +227,7 @@ extension StanzaReader {
         documentDepth -= 1
         textLength = 0
         textAnchor = consumedOffset()
-        let stanzaDepth = inStream || inSequence ? 1 : 0
+        let stanzaDepth = (inStream || inSequence ? 1 : 0) + (frame.isOpen ? 1 : 0)
         if stanzaLocalName != nil && sameNamespaceDepth > documentDepth - stanzaDepth {
             sameNamespaceDepth = documentDepth - stanzaDepth
         }
@@ -237,14 +236,18 @@ extension StanzaReader {
             skippedNames.removeLast()
             return
         }
-        if let element = open.popLast() {
+        if frame.isOpen && open.isEmpty {
+            // The frame's end tag (its children are all closed, built or not).
+            endFrame()
+            if inSequence { return endSequenceElement() }
+        } else if let element = open.popLast() {
             if !pendingText.isEmpty {
                 element.appendText(String(decoding: pendingText, as: UTF8.self))
                 pendingText.removeAll(keepingCapacity: true)
             }
             if open.isEmpty {
                 let end = consumedOffset()
-                let place = StanzaByteRange(bytes: min(stanzaLevel.offset, end)..<end, streamHeader: inStream ? streamHeader : nil)
+                let place = StanzaByteRange(bytes: min(stanzaLevel.offset, end)..<end, streamHeader: continuationHeader)
                 if startPhase && !inStream {
                     tentative.append((element, line: openStanzaLine))
                     tentativePlaces.append(place)
@@ -255,7 +258,7 @@ extension StanzaReader {
                 }
                 stanzaLocalName = nil
                 markStanzaLevel()
-                if inStream {
+                if inStream || frame.isOpen {
                     stanzasInDocument += 1
                     if stanzasInDocument >= Self.restartInterval, let context {
                         resetOffset = stanzaLevel.offset
@@ -368,20 +371,4 @@ func isStanzaName(_ name: String) -> Bool {
 @inline(__always)
 func isStanzaNamespace(_ namespace: String) -> Bool {
     namespace == "jabber:client" || namespace.isEmpty || namespace == "jabber:server" || namespace == "jabber:component:accept"
-}
-
-private func escapedAttribute(_ value: String) -> String {
-    // (Walking the characters is slow, and a stream header is made for every channel.)
-    guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x27 || $0 == 0x22 }) else { return value }
-    var result = ""
-    for character in value {
-        switch character {
-        case "&": result += "&amp;"
-        case "<": result += "&lt;"
-        case "'": result += "&apos;"
-        case "\"": result += "&quot;"
-        default: result.append(character)
-        }
-    }
-    return result
 }

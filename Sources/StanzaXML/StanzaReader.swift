@@ -157,6 +157,8 @@ public final class StanzaReader {
     /// right after it is the next of a sequence.
     var followsElement = false
     @exclusivity(unchecked) var streamScope: [NamespaceDeclaration] = []
+    /// The BOSH or WebSocket frame the stanzas are in (see StanzaReader+Framing.swift).
+    @exclusivity(unchecked) var frame = TransportFrame()
     /// The namespaces the start tag of the stream being read declares (none: no stream).
     package var streamDeclarations: [NamespaceDeclaration] { inStream ? streamScope : [] }
     /// The current stream's start tag, as written again for a new parser.
@@ -316,10 +318,10 @@ public final class StanzaReader {
     }
 
     /// Whether no stanza is partly read: between documents, or inside a stream
-    /// between two of its stanzas.
+    /// between two of its stanzas (not inside a BOSH body or a WebSocket frame).
     public var isBetweenStanzas: Bool {
         if isBetweenDocuments { return true }
-        guard let context, inStream, open.isEmpty, skipped == 0 else { return false }
+        guard let context, inStream, !frame.isOpen, open.isEmpty, skipped == 0 else { return false }
         return restIsBetweenStanzas(context)
     }
 
@@ -330,7 +332,7 @@ public final class StanzaReader {
     /// nothing but blanks: what is fed next is read as it would be by a reader
     /// of that stream that was fed nothing else.
     package var isBetweenStanzasHoldingNothing: Bool {
-        guard failure == nil, !isStopped, resynchronizer == nil, let context, inStream, open.isEmpty, skipped == 0
+        guard failure == nil, !isStopped, resynchronizer == nil, let context, inStream, !frame.isOpen, open.isEmpty, skipped == 0
         else { return false }
         let consumed = documentStart + Int(xmlByteConsumed(context))
         return retained[max(0, consumed - retainedBase)...].allSatisfy(isXMLSpace)

@@ -4,8 +4,9 @@
 --   lua5.4 find.lua CORPUS QUERIES
 --
 -- CORPUS is an XMPP stream document (../shared/corpus/xep-stanzas.xml); it is
--- parsed with Prosody's util.xml, and each child of the stream is a stanza,
--- numbered from 1 as stanzaq numbers them. QUERIES has one line per query:
+-- parsed with Prosody's util.xml, and each child of the stream is a stanza
+-- (but a BOSH body or WebSocket framing, which are transport: a body's
+-- children are stanzas in its place), numbered from 1 as stanzaq numbers them. QUERIES has one line per query:
 --
 --   N <TAB> PATH <TAB> ELEMENT-PATH
 --
@@ -27,6 +28,16 @@ local corpus, queries = arg[1], arg[2]
 local file = assert(io.open(corpus, "rb"))
 local stream = assert(xml.parse(file:read("a"), { allow_comments = true }))
 file:close()
+
+local stanzas = {}
+for _, child in ipairs(stream.tags) do
+	local namespace = child.attr.xmlns
+	if child.name == "body" and namespace == "http://jabber.org/protocol/httpbind" then
+		for _, inner in ipairs(child.tags) do stanzas[#stanzas + 1] = inner end
+	elseif namespace ~= "urn:ietf:params:xml:ns:xmpp-framing" or (child.name ~= "open" and child.name ~= "close") then
+		stanzas[#stanzas + 1] = child
+	end
+end
 
 -- Where each element of a stanza is, computed once per stanza.
 local places = setmetatable({}, { __mode = "k" })
@@ -54,7 +65,7 @@ end
 local out = {}
 for line in io.lines(queries) do
 	local number, path, element_path = line:match("^(%d+)\t([^\t]*)\t([^\t]*)$")
-	local stanza = assert(stream.tags[tonumber(number)], "no stanza " .. number)
+	local stanza = assert(stanzas[tonumber(number)], "no stanza " .. number)
 	local result = stanza:find(path)
 	local element
 	if element_path == "." then element = stanza else element = stanza:find(element_path) end
