@@ -37,6 +37,10 @@ public struct StanzaBoundaryScanner {
     private var stanzas = 0
     /// Right after a stanza's end: looking for the end of its line.
     private var afterStanza = false
+    /// Inside a BOSH body or a WebSocket frame where a stanza could start: its
+    /// children are the stanzas (as the reader reads them), and no cut falls
+    /// before its end.
+    private var inFrame = false
 
     /// A scanner inside a stream, between stanzas, at `position`; with
     /// `sequence`, at the top level of a sequence of stanzas instead.
@@ -71,7 +75,7 @@ public struct StanzaBoundaryScanner {
                 depth -= 1
                 p = close + 1
                 if depth < top { return .unsure }   // the stream ends (or an end tag where none is open)
-                if depth == top { afterStanza = true }
+                if depth == top { afterStanza = true; inFrame = false }   // a stanza's end, or a frame's
             case 0x21:   // <!
                 if q + 4 > end { p = q; return .needMore }
                 if base[q + 2] == 0x2D && base[q + 3] == 0x2D {
@@ -86,7 +90,7 @@ public struct StanzaBoundaryScanner {
             case 0x3F:   // <?
                 guard let close = Self.find(sequence: "?>", in: base, from: q + 2, to: end) else { p = q; return .needMore }
                 // An XML declaration between stanzas: a new stream.
-                if depth == top && close - q >= 6 && Self.matches("<?xml", in: base, at: q) && isXMLSpace(base[q + 5]) {
+                if depth == top + (inFrame ? 1 : 0) && close - q >= 6 && Self.matches("<?xml", in: base, at: q) && isXMLSpace(base[q + 5]) {
                     return .unsure
                 }
                 p = close
@@ -106,10 +110,16 @@ public struct StanzaBoundaryScanner {
                 if close < 0 { p = q; return .needMore }
                 let selfClosing = base[close - 1] == 0x2F
                 p = close + 1
-                if depth == top {
-                    if Self.isStreamTag(base, from: q + 1, to: close) { return .unsure }   // a reconnect
-                    stanzas += 1
-                    if selfClosing { afterStanza = true }
+                if depth == top + (inFrame ? 1 : 0) {
+                    switch Self.kind(base, from: q + 1, to: close) {
+                    case .stream: return .unsure   // a reconnect
+                    case .frame where !inFrame:
+                        if selfClosing { afterStanza = true } else { inFrame = true; depth += 1 }
+                        continue
+                    default:
+                        stanzas += 1
+                        if selfClosing && !inFrame { afterStanza = true }
+                    }
                 }
                 if !selfClosing { depth += 1 }
             }
@@ -173,12 +183,37 @@ public struct StanzaBoundaryScanner {
         memcmp(base + offset, sequence.utf8Start, sequence.utf8CodeUnitCount) == 0
     }
 
-    /// Whether the start tag's name (from `from` to `end`) is `stream` or `p:stream`.
-    private static func isStreamTag(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Bool {
-        var nameEnd = from
-        while nameEnd < end && !isXMLSpace(base[nameEnd]) && base[nameEnd] != 0x2F { nameEnd += 1 }
-        guard nameEnd - from >= 6, memcmp(base + nameEnd - 6, "stream", 6) == 0 else { return false }
-        return nameEnd - from == 6 || base[nameEnd - 7] == 0x3A
+    /// What a start tag where a stanza could start is, told by its local name.
+    private enum TagKind {
+        case stanza
+        /// `stream`: a new stream.
+        case stream
+        /// `body` that names BOSH's namespace, `open` or `close` that names the
+        /// WebSocket binding's: a frame, whose children the reader reads as the
+        /// stanzas. (The namespace is looked for in the tag's bytes, where
+        /// XEP-0124 and RFC 7395 have it declared: where the reader reads the
+        /// tag otherwise, the stanzas it counts in the part are not those
+        /// counted here, and the part is read again.)
+        case frame
+    }
+
+    /// The kind of the start tag whose name runs from `from` (to `end` at most, after any prefix).
+    private static func kind(_ base: UnsafePointer<UInt8>, from: Int, to end: Int) -> TagKind {
+        var nameEnd = from, localStart = from
+        while nameEnd < end && !isXMLSpace(base[nameEnd]) && base[nameEnd] != 0x2F {
+            if base[nameEnd] == 0x3A { localStart = nameEnd + 1 }
+            nameEnd += 1
+        }
+        func named(_ name: StaticString) -> Bool {
+            nameEnd - localStart == name.utf8CodeUnitCount && memcmp(base + localStart, name.utf8Start, name.utf8CodeUnitCount) == 0
+        }
+        if named("stream") { return .stream }
+        func declares(_ namespace: StaticString) -> Bool {
+            find(sequence: namespace, in: base, from: nameEnd, to: end) != nil
+        }
+        if named("body") { return declares("http://jabber.org/protocol/httpbind") ? .frame : .stanza }
+        if named("open") || named("close") { return declares("urn:ietf:params:xml:ns:xmpp-framing") ? .frame : .stanza }
+        return .stanza
     }
 }
 

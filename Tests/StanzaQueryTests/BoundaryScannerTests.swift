@@ -107,4 +107,30 @@ final class BoundaryScannerTests: XCTestCase {
             XCTAssertEqual(boundaries(stanza + text), [.boundary(offset: stanza.utf8.count, stanzas: 1), .unsure], text)
         }
     }
+
+    /// A BOSH body or a WebSocket `<open/>` or `<close/>` where a stanza could
+    /// start is a frame (its namespace declared on it), whose children the
+    /// reader reads as the stanzas: they are counted, not the frame, and no
+    /// cut falls inside it.
+    func testTheScannerCountsTheStanzasOfAFrame() {
+        let stanza = "<message/>\n"
+        let s = stanza.utf8.count
+        for (frame, children) in [("<body xmlns='http://jabber.org/protocol/httpbind'><message/></body>\n", 1),
+                                  ("<bosh:body xmlns:bosh='http://jabber.org/protocol/httpbind'/>\n", 0),
+                                  ("<body xmlns='http://jabber.org/protocol/httpbind'>\n<message/>\n<iq>\n<body/>\n</iq>\n</body>\n", 2),
+                                  ("<open xmlns='urn:ietf:params:xml:ns:xmpp-framing'/>\n", 0),
+                                  ("<close xmlns='urn:ietf:params:xml:ns:xmpp-framing'/>\n", 0),
+                                  // Not a frame: a body of a message's, an IBB close.
+                                  ("<body>hi</body>\n", 1), ("<close xmlns='http://jabber.org/protocol/ibb' sid='s'/>\n", 1)] {
+            let f = frame.utf8.count
+            XCTAssertEqual(boundaries(stanza + frame + stanza), [.boundary(offset: s, stanzas: 1),
+                                                                 .boundary(offset: s + f, stanzas: 1 + children),
+                                                                 .boundary(offset: s + f + s, stanzas: 2 + children), .needMore], frame)
+        }
+        // A body inside a body is a stanza; a new stream inside one is not followed.
+        let nested = "<body xmlns='http://jabber.org/protocol/httpbind'><body/><body><x/></body></body>\n"
+        XCTAssertEqual(boundaries(nested), [.boundary(offset: nested.utf8.count, stanzas: 2), .needMore])
+        XCTAssertEqual(boundaries(stanza + "<body xmlns='http://jabber.org/protocol/httpbind'>\n<stream:stream>"),
+                       [.boundary(offset: s, stanzas: 1), .unsure])
+    }
 }

@@ -74,6 +74,23 @@ final class SequenceParallelTests: CLITestCase {
         try check(Self.sequence(stanzas: 300, between: "</end>\n"), status: 2, sizes: [1, 900])
     }
 
+    /// BOSH bodies and WebSocket framing among the stanzas (stanzaq(1),
+    /// INPUT): the reader reads a body's children as the stanzas, the scanner
+    /// counts them so, and no part is cut inside a body.
+    func testFramesBetweenStanzas() throws {
+        let body = "<body xmlns='http://jabber.org/protocol/httpbind' sid='s'><message xmlns='jabber:client' id='b'><body>in a body</body></message>\n"
+            + "  <iq xmlns='jabber:client' type='result' id='c'/></body>\n"
+            + "<open xmlns='urn:ietf:params:xml:ns:xmpp-framing' to='example.com' version='1.0'/>\n"
+        let text = Self.sequence(stanzas: 300, between: body)
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("framed.xml", text).path
+        XCTAssertEqual(try Runner.stanzaq(["-c", "/{jabber:client}iq<id=c>", path]).output, "6\n")
+        try check(text, status: 0, sizes: [1, 700, 3000])
+        // The scanner counts what the reader reads: every part is kept.
+        let run = try Runner.stanzaq(["--threads", "2", "-c", "/$", path], environment: ["STANZAQ_PART_SIZE": "700", "STANZAQ_DEBUG_PARTS": "1"])
+        XCTAssertEqual(run.stderr, "stanzaq: parts of \(path): 41 made, 41 kept\n")
+    }
+
     /// An end tag where none is open early in the input: elements before it
     /// that are not stanzas are dropped (they were the end of a stanza whose
     /// start was not read), stanzas are kept and the end tag is damage. The
