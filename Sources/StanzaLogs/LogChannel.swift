@@ -273,6 +273,9 @@ final class LogChannel {
         } else if reader.isBetweenStanzas {
             openStart = nil
             segments.removeAll(keepingCapacity: true)
+        } else if reader.isInsideFrameBetweenStanzas {
+            // Inside a BOSH body between its stanzas: the next one starts on a line yet to come.
+            openStart = nil
         } else if openStart == nil || endedInFeed > 0 || wasBetween {
             openStart = current
             openColumn = currentColumn

@@ -263,6 +263,36 @@ final class LogParallelTests: CLITestCase {
         }
     }
 
+    /// A client's log of a BOSH session (slixmpp's lines): the stanzas are
+    /// the bodies' children, some bodies logged over several lines, some empty.
+    static func boshLog(requests count: Int) -> String {
+        var lines: [String] = []
+        for i in 0..<count {
+            let time = String(format: "2026-11-23 09:%02d:%02d,%03d DEBUG    ", i / 60 % 60, i % 60, i % 1000)
+            let open = "<body xmlns=\"http://jabber.org/protocol/httpbind\" rid=\"\(1000 + i)\" sid=\"SomeSID\">"
+            switch i % 4 {
+            case 0: lines.append(time + "SEND: " + open + "<iq xmlns=\"jabber:client\" type=\"get\" id=\"q\(i)\"/></body>")
+            case 1: lines.append(time + "SEND: <body xmlns=\"http://jabber.org/protocol/httpbind\" rid=\"\(1000 + i)\" sid=\"SomeSID\"/>")
+            case 2:
+                lines.append(time + "RECV: " + open)
+                lines.append("  <message xmlns=\"jabber:client\" id=\"m\(i)\" type=\"chat\"><body>hello \(i)</body></message>")
+                lines.append("  <presence xmlns=\"jabber:client\" id=\"p\(i)\"/>")
+                lines.append("</body>")
+            default: lines.append(time + "RECV: " + open + "<iq xmlns=\"jabber:client\" type=\"error\" id=\"e\(i)\"/></body>")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func testBOSHLog() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("bosh.log", Self.boshLog(requests: 400)).path
+        XCTAssertEqual(try Runner.stanzaq(["--threads", "1", "-c", "/", path]).output, "400\n")
+        for options in Self.optionSets {
+            try assertSameAsOneThread(options + [path], partSizes: [1, 300, 2000])
+        }
+    }
+
     /// tshark's follow output without a stream header (a capture started
     /// mid-stream): its parser keeps the session of the `Filter:` line and the
     /// length of the chunk it reads; a part starts at a chunk's length, with the

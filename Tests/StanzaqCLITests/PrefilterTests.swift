@@ -189,6 +189,16 @@ final class PrefilterTests: CLITestCase {
         }
     }
 
+    /// A BOSH session's log (LogParallelTests.boshLog): the windows around
+    /// the places found read the stanzas inside the bodies as a full read does.
+    func testBOSHLogAsReadWhole() throws {
+        let scratch = try ScratchDirectory()
+        let path = try scratch.write("bosh.log", LogParallelTests.boshLog(requests: 3000)).path
+        for options in Self.optionSets {
+            try assertSameAsReadingAll(options + [path])
+        }
+    }
+
     /// Damage in a window read by a reader that a window before left
     /// (LogReaderScratch) is reported at its place in the log, as a full read reports it.
     func testDamageInAWindowKeepsItsPlace() throws {
