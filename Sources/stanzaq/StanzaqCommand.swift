@@ -180,8 +180,13 @@ struct StanzaqCommand: ParsableCommand {
             throw ValidationError("the column name 'count' is the key of -c's counts: choose another")
         }
         if input.follow && paths.count > 1 { throw ValidationError("--follow follows one file") }
-        if environment.handlesSignals { Interruption.install(.search) }
+        return try search(options, paths: paths, in: environment)
+    }
 
+    /// Searches `paths` with `options`, then gives a hint if nothing was found;
+    /// returns the exit status.
+    private func search(_ options: SearchOptions, paths: [String], in environment: CommandEnvironment) throws -> Int32 {
+        if environment.handlesSignals { Interruption.install(.search) }
         // (A relative --since or --until reads the inputs once for their last record's time.)
         let (resolved, standardInput) = options.resolvingRelativeBounds(paths: paths, standardInput: environment.standardInput)
         defer { if standardInput != environment.standardInput { close(standardInput) } }
