@@ -11,6 +11,18 @@ func errorMessage(_ code: Int32) -> String {
     String(cString: strerror(code))
 }
 
+/// A new file no one else sees, open for reading and writing: unlinked as
+/// soon as it is made, in `$TMPDIR` (or /tmp); `nil` if it cannot be made.
+func unlinkedTemporaryFile() -> Int32? {
+    let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    var template = Array((directory + "/stanzaq-input-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { return nil }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    return fd
+}
+
 /// Writes bytes to a descriptor whole, retrying after interruptions; returns
 /// 0, or the `errno` of the write that failed.
 func writeAll(_ fileDescriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {

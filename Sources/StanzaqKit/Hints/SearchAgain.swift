@@ -25,13 +25,7 @@ public final class KeptInput {
     /// A descriptor from which the bytes kept can be read again, or `nil`.
     func replay() -> Int32? {
         guard !overflowed else { return nil }
-        // A file no one else sees: unlinked as soon as it is made.
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((directory + "/stanzaq-input-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        guard let fd = unlinkedTemporaryFile() else { return nil }
         guard bytes.withUnsafeBytes({ writeAll(fd, $0) }) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
             close(fd)
             return nil

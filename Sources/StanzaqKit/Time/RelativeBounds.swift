@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 #if canImport(StanzaQuery)
 import StanzaQuery
 #endif
@@ -58,12 +53,7 @@ extension SearchOptions {
     private static func seekableCopy(of fd: Int32) -> Int32? {
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT != S_IFREG else { return nil }
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array((directory + "/stanzaq-input-XXXXXX").utf8CString)
-        let copy = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard copy >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(copy, F_SETFD, FD_CLOEXEC)
+        guard let copy = unlinkedTemporaryFile() else { return nil }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
         defer { buffer.deallocate() }
         while true {
