@@ -1,7 +1,8 @@
-# The helpers the recording scripts share (sourced by record-profanity.sh and
-# record-rawdebug.sh): installing packages, stopping processes, waiting for a
-# port, and a packet capture on lo. Each script defines log() and die() and
-# keeps PIDS, the processes to stop on exit.
+# The helpers the recording scripts share (sourced by record.sh,
+# record-profanity.sh and record-rawdebug.sh): installing packages, stopping
+# processes, the clean-up on exit, waiting for a port, and a packet capture on
+# lo. Each script defines log() and die(), keeps PIDS (the processes to stop on
+# exit) and SCRATCH, and may define cleanup_first (what to stop before them).
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 
@@ -31,6 +32,20 @@ stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s
     kill -TERM "$pid" 2>/dev/null || true
     for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
+}
+
+cleanup() {                    # trap cleanup EXIT
+    local rc=$? pid
+    set +e
+    if declare -F cleanup_first >/dev/null; then cleanup_first; fi
+    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    wait 2>/dev/null
+    if [ "${KEEP_SCRATCH:-0}" = 1 ] || [ $rc != 0 ]; then
+        log "scratch directory kept: $SCRATCH"
+    else
+        rm -rf "$SCRATCH"
+    fi
+    exit $rc
 }
 
 # Whether something listens on 127.0.0.1:PORT (read from /proc, so that the

@@ -45,19 +45,7 @@ chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
 PIDS=()                        # processes to stop on exit
 TMUX_STARTED=0
 
-cleanup() {
-    local rc=$? pid
-    set +e
-    if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi
-    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-    wait 2>/dev/null
-    if [ "${KEEP_SCRATCH:-0}" = 1 ] || [ $rc != 0 ]; then
-        log "scratch directory kept: $SCRATCH"
-    else
-        rm -rf "$SCRATCH"
-    fi
-    exit $rc
-}
+cleanup_first() { if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 

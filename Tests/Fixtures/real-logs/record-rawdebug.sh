@@ -41,18 +41,6 @@ install_missing prosody python3-slixmpp tcpdump
 SCRATCH="$(mktemp -d /tmp/stanzaq-rawdebug.XXXXXX)"
 chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
 PIDS=()                        # processes to stop on exit
-cleanup() {
-    local rc=$? pid
-    set +e
-    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-    wait 2>/dev/null
-    if [ "${KEEP_SCRATCH:-0}" = 1 ] || [ $rc != 0 ]; then
-        log "scratch directory kept: $SCRATCH"
-    else
-        rm -rf "$SCRATCH"
-    fi
-    exit $rc
-}
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 log "scratch directory: $SCRATCH"

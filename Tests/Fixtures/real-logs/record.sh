@@ -74,17 +74,8 @@ PIDS=()                        # processes to stop on exit
 EJ_STARTED=0
 EJCTL=()
 
-stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s
-    local pid=$1 i
-    kill -0 "$pid" 2>/dev/null || return 0
-    kill -TERM "$pid" 2>/dev/null || true
-    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-    local rc=$? pid
-    set +e
+. "$HERE/record-lib.sh"
+cleanup_first() {              # ejabberd, before the processes in PIDS
     if [ $EJ_STARTED = 1 ]; then
         "${EJCTL[@]}" stop >/dev/null 2>&1
         "${EJCTL[@]}" stopped >/dev/null 2>&1
@@ -92,53 +83,9 @@ cleanup() {
             stop_pid "$(cat "$SCRATCH/ejabberd/ejabberd.pid")"
         fi
     fi
-    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-    wait 2>/dev/null
-    if [ "${KEEP_SCRATCH:-0}" = 1 ] || [ $rc != 0 ]; then
-        log "scratch directory kept: $SCRATCH"
-    else
-        rm -rf "$SCRATCH"
-    fi
-    exit $rc
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-# Whether something listens on 127.0.0.1:PORT (read from /proc, so that the
-# check itself opens no connection the capture would see).
-listening() {
-    local hex
-    hex=$(printf '%04X' "$1")
-    awk -v p=":$hex" 'NR > 1 && $4 == "0A" && substr($2, length($2) - 4) == p { f = 1 } END { exit !f }' \
-        /proc/net/tcp
-}
-wait_listening() {             # wait_listening PORT WHAT
-    local i
-    for i in $(seq 1 150); do listening "$1" && return 0; sleep 0.2; done
-    die "$2 is not listening on 127.0.0.1:$1"
-}
-port_free() { ! listening "$1" || die "port $1 is already in use"; }
-
-start_capture() {              # start_capture PORT FILE: tcpdump on lo, that port only
-    local port=$1 file=$2 i
-    tcpdump -i lo --immediate-mode -U -s 0 -Z root -w "$file" "tcp port $port" 2>"$file.stderr" &
-    PIDS+=($!)
-    CAPTURE_PID=$!
-    for i in $(seq 1 100); do grep -q 'listening on' "$file.stderr" && return 0; sleep 0.1; done
-    die "tcpdump did not start: $(cat "$file.stderr")"
-}
-stop_capture() {              # stop_capture FILE
-    local got seen
-    sleep 2                    # the last segments reach tcpdump
-    kill -INT "$CAPTURE_PID" 2>/dev/null || true
-    wait "$CAPTURE_PID" 2>/dev/null || true
-    got=$(awk '/packets captured/ {print $1}' "$1.stderr")
-    seen=$(awk '/packets received by filter/ {print $1}' "$1.stderr")
-    log "$(basename "$1"): $got packets captured, $seen received by filter"
-    # On lo the filter sees each packet twice (sent and received); libpcap
-    # keeps one. Fewer means tcpdump was stopped before it read them all.
-    [ -n "$got" ] && [ $((got * 2)) = "$seen" ] || die "the capture $1 lost packets: $(cat "$1.stderr")"
-}
 
 # --- drivers ------------------------------------------------------------------
 log "scratch directory: $SCRATCH"
