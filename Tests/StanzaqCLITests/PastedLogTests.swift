@@ -167,4 +167,19 @@ final class PastedLogTests: CLITestCase {
 
             """, status: 0)
     }
+
+    /// xmpppy's debug output: `got` just before the tag states in (as `got:`
+    /// does), and a stream's element without attributes (`<stream:features>`)
+    /// is a stanza, not its children (Tests/Fixtures/pasted, xmpppy's paste).
+    func testGenericGotAndAStreamsElementWithoutAttributes() throws {
+        try assertStanzaq(["--log=generic", "--fields", "line,direction", "-e", "/$", "-"], stdin: """
+            DEBUG: socket       sent  <auth xmlns="urn:ietf:params:xml:ns:xmpp-sasl" mechanism="PLAIN" />
+            DEBUG: socket       got   <stream:features>
+              <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'/>
+              </stream:features>
+            DEBUG: dispatcher   ok    Got urn:ietf:params:xml:ns:xmpp-sasl/challenge stanza
+            I got it <iq id='x' type='result'/>
+
+            """, stdout: "1:out\tauth\n2:in\tfeatures\n6:\tiq\n", status: 0)
+    }
 }

@@ -9,7 +9,7 @@ import StanzaXML
 /// stream without direction.
 ///
 /// A tag looks like XMPP's when it is `<message`, `<iq`, `<presence`, a stream's
-/// header, an XML declaration, or any element whose start tag has an attribute
+/// header or element (`<stream:features>`), an XML declaration, or any element whose start tag has an attribute
 /// (`<r xmlns='urn:xmpp:sm:3'/>`): `<b>` or `<tag>` in a sentence stays text.
 final class GenericLogParser: LogLineParser {
     /// It keeps nothing from one line to the next.
@@ -53,7 +53,7 @@ final class GenericLogParser: LogLineParser {
     /// word or arrow in it that names one (stanzaq(1), LOGS, `generic`): out
     /// for `SENT`, `SEND`, `SENDING`, `OUT`, `OUTGOING`, `TX`, `>>`, `->`, `→`
     /// and `⮊`; in for `RECV`, `RCV`, `RECEIVED`, `RECEIVE`, `RECEIVING`, `IN`,
-    /// `INCOMING`, `RX`, `GOT:`, `<<`, `<-`, `←` and `⮈`. Words are whole (split at
+    /// `INCOMING`, `RX`, `GOT:` (or `GOT` just before the tag), `<<`, `<-`, `←` and `⮈`. Words are whole (split at
     /// what is no letter or digit), in any case but `IN`, `OUT`, `TX` and `RX`,
     /// which are upper case (`logged in` states nothing).
     static func statedDirection(_ line: UnsafeBufferPointer<UInt8>, before end: Int) -> LogDirection? {
@@ -64,8 +64,9 @@ final class GenericLogParser: LogLineParser {
             if isASCIILetter(byte) || isASCIIDigit(byte) {
                 var wordEnd = index
                 while wordEnd < end, isASCIILetter(line[wordEnd]) || isASCIIDigit(line[wordEnd]) { wordEnd += 1 }
-                if let direction = wordDirection(UnsafeBufferPointer(rebasing: line[index..<wordEnd]),
-                                                 colonAfter: wordEnd < end && line[wordEnd] == 0x3A) {
+                // `got:`, or `got` just before the tag (xmpppy's `socket       got   <...>`).
+                let stated = wordEnd < end && (line[wordEnd] == 0x3A || line.skippingBlanks(from: wordEnd) >= end)
+                if let direction = wordDirection(UnsafeBufferPointer(rebasing: line[index..<wordEnd]), colonAfter: stated) {
                     found = direction
                 }
                 index = wordEnd
@@ -111,7 +112,8 @@ final class GenericLogParser: LogLineParser {
 
     private static func looksLikeXMPP(_ line: UnsafeBufferPointer<UInt8>, at open: Int, end: Int) -> Bool {
         guard open + 1 < end else { return false }
-        if line.has("<?xml", at: open) || line.has("<stream:stream", at: open) { return true }
+        // A stream's header, and the elements of the stream's namespace (`<stream:features>`).
+        if line.has("<?xml", at: open) || line.has("<stream:", at: open) { return true }
         for name in ["<message" as StaticString, "<iq", "<presence"] where line.has(name, at: open) {
             let after = open + name.utf8CodeUnitCount
             if after == end || line[after] == 0x20 || line[after] == 0x3E || line[after] == 0x2F { return true }
