@@ -182,4 +182,15 @@ final class PastedLogTests: CLITestCase {
 
             """, stdout: "1:out\tauth\n2:in\tfeatures\n6:\tiq\n", status: 0)
     }
+
+    /// Profanity's older logs wrote the time `%d/%m/%Y %H:%M:%S`; the sent
+    /// stanzas were lost (the log read as slixmpp's).
+    func testProfanitysOlderTimeStamp() throws {
+        try assertStanzaq(["--fields", "line,time,direction", "-e", "/@id", "-"], stdin: """
+            22/09/2016 05:04:19: xmpp: DBG: RECV: <message id="m1" type="groupchat"><body>hi</body></message>
+            22/09/2016 05:04:19: prof: DBG: Message stanza handler fired
+            22/09/2016 05:04:20: conn: DBG: SENT: <iq id="p1" type="get"><ping xmlns="urn:xmpp:ping"/></iq>
+
+            """, stdout: "1:22/09/2016 05:04:19\tin\tm1\n3:22/09/2016 05:04:20\tout\tp1\n", status: 0)
+    }
 }

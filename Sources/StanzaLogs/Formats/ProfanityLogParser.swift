@@ -5,7 +5,8 @@ import StanzaXML
 /// Profanity's log (`profanity -l DEBUG`, ~/.local/share/profanity/logs/profanity.log).
 /// src/log.c, `log_msg()`, writes every line as `TIME: AREA: LEVEL: MESSAGE`:
 /// the local time of `g_date_time_format_iso8601` (`2024-01-05T12:00:00.123456+01`,
-/// `Z` in UTC), the area, `DBG`, `INF`, `WRN` or `ERR`. src/xmpp/connection.c,
+/// `Z` in UTC; in older versions `%d/%m/%Y %H:%M:%S`), the area, `DBG`, `INF`,
+/// `WRN` or `ERR`. src/xmpp/connection.c,
 /// `connection_init()`, gives libstrophe `_xmpp_file_logger` as its logger,
 /// which hands libstrophe's own area and message to `log_msg()`: libstrophe's
 /// `SENT: DATA` (area `conn`, the bytes written) and `RECV: STANZA` (area
@@ -40,6 +41,7 @@ final class ProfanityLogParser: LogLineParser {
     /// Where the area starts, after the ISO 8601 time and `: ` that start each
     /// of Profanity's lines; `nil` for a line without them.
     private static func messageStart(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let message = oldMessageStart(line) { return message }
         guard line.count > 20, line[10] == 0x54, let time = leadingTimestamp(in: line), time.upperBound > 19,
               let end = line.firstRange(of: ": ", from: time.upperBound) else { return nil }
         // Only the time's offset (`+01`, which leadingTimestamp leaves) before the `: `.
@@ -48,6 +50,17 @@ final class ProfanityLogParser: LogLineParser {
             return nil
         }
         return end.upperBound
+    }
+
+    /// Where the area starts after the time older versions of Profanity wrote
+    /// (`%d/%m/%Y %H:%M:%S`, `22/09/2016 05:04:19: `); `nil` for a line without it.
+    private static func oldMessageStart(_ line: UnsafeBufferPointer<UInt8>) -> Int? {
+        let shape = Array("00/00/0000 00:00:00: ".utf8)
+        guard line.count > shape.count else { return nil }
+        for (index, byte) in shape.enumerated() where byte == 0x30 ? !isASCIIDigit(line[index]) : line[index] != byte {
+            return nil
+        }
+        return shape.count
     }
 }
 
