@@ -193,4 +193,21 @@ final class PastedLogTests: CLITestCase {
 
             """, stdout: "1:22/09/2016 05:04:19\tin\tm1\n3:22/09/2016 05:04:20\tout\tp1\n", status: 0)
     }
+
+    /// nbxmpp before 1.0: `:::::DATA SENT::::`, the data between lines of `_`
+    /// (they had no direction, and the lines of `_` lost the stanzas).
+    func testNbxmppsOlderMarker() throws {
+        try assertStanzaq(["--fields", "line,direction", "-e", "/@id", "-"], stdin: """
+            16.03.2019 15:01:44 (I) nbxmpp.client            | raising event from transport: :::::DATA SENT::::
+            _____________
+            <iq id="a" type="get"/>
+            _____________
+
+            16.03.2019 15:01:44 (I) nbxmpp.client            | raising event from transport: :::::DATA RECEIVED::::
+            _____________
+            <iq id="a" type="result"/>
+            _____________
+
+            """, stdout: "3:out\ta\n8:in\ta\n", status: 0)
+    }
 }

@@ -16,12 +16,20 @@ final class NbxmppLogParser: LogLineParser {
     // of every line's time stamp and logger; `:` and `A` rarely are.)
     static let dataMarker: StaticString = "::::: DATA"
 
+    /// nbxmpp's marker before 1.0 (nbxmpp/transports_nb.py, `_raise_event`):
+    /// `raising event from transport: :::::DATA SENT::::`, the data on the
+    /// lines after, between lines of `_`. (A line holding it starts no part of
+    /// a parallel search: such a log is cut in fewer parts.)
+    static let oldDataMarker: StaticString = ":::::DATA"
+
     /// Where the data marker and its space are in `line`, the first place.
     static func dataMarker(in line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        var from = 0
-        while let found = line.firstRange(of: dataMarker, from: from) {
-            if line.has(" ", at: found.upperBound) { return found.lowerBound..<(found.upperBound + 1) }
-            from = found.lowerBound + 1
+        for marker in [dataMarker, oldDataMarker] {
+            var from = 0
+            while let found = line.firstRange(of: marker, from: from) {
+                if line.has(" ", at: found.upperBound) { return found.lowerBound..<(found.upperBound + 1) }
+                from = found.lowerBound + 1
+            }
         }
         return nil
     }
@@ -35,7 +43,10 @@ final class NbxmppLogParser: LogLineParser {
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
         guard let marker = Self.dataMarker(in: line) else {
-            return ParsedLine(kind: .maybeMore, payload: 0..<line.contentEnd)
+            // The line of `_` before and after the data of nbxmpp before 1.0 is none of it.
+            let end = line.contentEnd
+            if end >= 5 && !line[..<end].contains(where: { $0 != 0x5F }) { return ParsedLine(kind: .maybeMore, payload: end..<end) }
+            return ParsedLine(kind: .maybeMore, payload: 0..<end)
         }
         // (Places in the line, as Prosody's parser gives: a header with Strings
         // made the records' lines the dearest to parse of a window.)
