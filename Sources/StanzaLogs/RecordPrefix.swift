@@ -16,8 +16,13 @@ public struct RecordPrefix: Equatable, Sendable {
 
     /// The prefix of the record that starts `line`.
     init(of line: UnsafeBufferPointer<UInt8>) {
+        var start = 0
         let end: Int
         if let time = leadingTimestamp(in: line) {
+            end = time.upperBound
+        } else if line.count > 1, line[0] == 0x60, let time = leadingTimestamp(in: line, from: 1) {
+            // A paste in Markdown's inline code: a backtick before its first line's time stamp.
+            start = 1
             end = time.upperBound
         } else {
             var index = 0
@@ -25,7 +30,7 @@ public struct RecordPrefix: Equatable, Sendable {
             end = index
         }
         var shape: [UInt8] = []
-        for byte in UnsafeBufferPointer(rebasing: line[..<end]) {
+        for byte in UnsafeBufferPointer(rebasing: line[start..<end]) {
             let mark: UInt8 = isASCIIDigit(byte) ? 0x39 : isASCIILetter(byte) ? 0x61 : isXMLSpace(byte) ? 0x20 : byte
             if (mark == 0x39 || mark == 0x61 || mark == 0x20), shape.last == mark { continue }
             shape.append(mark)
@@ -48,7 +53,14 @@ public struct RecordPrefix: Equatable, Sendable {
     }
 
     public func starts(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
+        if walks(line, from: 0) { return true }
+        // A paste in Markdown's inline code: a backtick before its first line.
+        return line.count > 1 && line[0] == 0x60 && shape.first != 0x60 && walks(line, from: 1)
+    }
+
+    @inline(__always)
+    private func walks(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        var index = start
         let walked = shape.withUnsafeBufferPointer { marks -> Bool in
             for mark in marks {
                 guard index < line.count else { return false }

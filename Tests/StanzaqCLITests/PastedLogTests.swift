@@ -210,4 +210,20 @@ final class PastedLogTests: CLITestCase {
 
             """, stdout: "3:out\ta\n8:in\ta\n", status: 0)
     }
+
+    /// A paste in Markdown's inline code: a backtick before the first line's
+    /// time stamp. That line was lost after the reporter's words, and its
+    /// prefix was learned with the backtick, which no other line has (they
+    /// went on its record, in its direction).
+    func testABacktickBeforeTheFirstLine() throws {
+        let log = """
+            `Jul 08 01:07:54 c2s5e1 debug   SEND(34): <a xmlns='urn:xmpp:sm:3' h='118'/>
+            Jul 08 01:07:54 c2s5e1 debug   RECV(40): <r xmlns='urn:xmpp:sm:3'/>`
+
+            """
+        try assertStanzaq(["--fields", "line,time,direction", "-e", "/$", "-"], stdin: log,
+                          stdout: "1:Jul 08 01:07:54\tout\ta\n2:Jul 08 01:07:54\tin\tr\n", status: 0)
+        try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-"], stdin: "The counter is wrong:\n\n" + log,
+                          stdout: "3:out\ta\n4:in\tr\n", status: 0)
+    }
 }

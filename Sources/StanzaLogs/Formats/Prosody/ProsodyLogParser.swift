@@ -226,10 +226,14 @@ final class ProsodyLogParser: LogLineParser {
             var nameStart = nameEnd
             while nameStart > 0, line[nameStart - 1] != 0x20 { nameStart -= 1 }
             guard nameStart < nameEnd else { return nil }
-            if nameStart > 0 { guard let time = leadingTimestamp(in: line), time.upperBound <= nameStart else { return nil } }
+            // A paste in Markdown's inline code has a backtick before its first line's time.
+            let timeStart = line[0] == 0x60 && nameStart > 1 ? 1 : 0
+            if nameStart > 0 {
+                guard let time = leadingTimestamp(in: line, from: timeStart), time.upperBound <= nameStart else { return nil }
+            }
             let message = line.skippingBlanks(from: levelEnd)
             guard isStanzaMessage(line, at: message) else { return nil }
-            let time = nameStart > 0 ? line.trimmed(0..<nameStart) : nil
+            let time = nameStart > 0 ? line.trimmed(timeStart..<nameStart) : nil
             return (time.flatMap { $0.isEmpty ? nil : $0 }, nameStart..<nameEnd, message)
         }
         return nil
