@@ -14,7 +14,7 @@ final class PastedLogSetTests: CLITestCase {
 
     /// Pastes that stanzaq still reads wrong (README.md, "Known defects"; Linux's
     /// XCTest has no XCTExpectFailure): their truth is kept, and not asserted.
-    static let knownDefects: Set<String> = ["mongooseim-issue-1589.txt"]
+    static let knownDefects: Set<String> = []
 
     /// One paste's truth: its elements (`DIRECTION\tNAME\tID`) and its damage
     /// (`PASTE:LINE:COLUMN: MESSAGE`).

@@ -226,4 +226,26 @@ final class PastedLogTests: CLITestCase {
         try assertStanzaq(["--fields", "line,direction", "-e", "/$", "-"], stdin: "The counter is wrong:\n\n" + log,
                           stdout: "3:out\ta\n4:in\tr\n", status: 0)
     }
+
+    /// Older ejabberd and MongooseIM 2 (ejabberd_receiver.erl):
+    /// `Received XML on stream = "~s"`, the data as read between quotes, its
+    /// quotes not escaped, its newlines as they are. The stanza was lost
+    /// (read as an Erlang string, which ended at its first quote).
+    func testEjabberdsRawReceivedData() throws {
+        try assertStanzaq(["--fields", "line,direction,session", "-e", "/$", "-e", "/@id", "-e", "body#", "-"], stdin: """
+            2017-11-30 08:39:43.822 [debug] <0.1617.0>@ejabberd_receiver:process_data:317 Received XML on stream = "<message type="chat" id="m1"><body>{
+              "type" : "text"
+            }</body></message>"
+            2017-11-30 08:39:43.823 [debug] <0.1618.0>@mod_mam:user_send_packet:291 Send packet
+                packet {xmlel,<<"message">>,[{<<"type">>,<<"chat">>}],[]}
+            2017-11-30 08:39:43.824 [debug] <0.1617.0>@ejabberd_receiver:process_data:317 Received XML on stream = "<iq type='get' id='i1'/>"
+            2017-11-30 08:39:43.828 [debug] <0.1618.0>@ejabberd_c2s:send_text:1840 Send XML on stream = <<"<a h='12' xmlns='urn:xmpp:sm:3'/>">>
+
+            """, stdout: """
+            1\tin\t<0.1617.0>\tmessage\tm1\t{\\n  "type" : "text"\\n}
+            6\tin\t<0.1617.0>\tiq\ti1\t
+            7\tout\t<0.1618.0>\ta\t\t
+
+            """, status: 0)
+    }
 }

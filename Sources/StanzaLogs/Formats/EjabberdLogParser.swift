@@ -11,17 +11,27 @@ import StanzaXML
 /// `file_template/0`) writes `TIME [LEVEL] PID MESSAGE`, with `~p` wrapping a
 /// long term onto further lines. Older ejabberd (ejabberd_receiver.erl) wrote
 /// the same message without the `(…)` part; its session is then the process id.
+/// Older still (ejabberd_receiver.erl, and MongooseIM 2's), `Received XML on
+/// stream = "~s"` wrote the data as it was read between quotes, its quotes
+/// not escaped and its newlines as they are: such a record (``rawData(_:from:)``)
+/// goes on in the lines after it up to the next line with a time stamp.
 final class EjabberdLogParser: LogLineParser {
     private var decoder = ErlangTermDecoder()
+    /// In a record of raw data: its lines go on up to one with a time stamp.
+    private var raw = false
     /// Outside a term, every line is read as a new parser reads it: an indented
     /// line continues nothing, any other starts afresh.
-    var isAtRest: Bool { !decoder.isInsideTerm }
+    var isAtRest: Bool { !decoder.isInsideTerm && !raw }
 
     static func recognises(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         line.firstRange(of: " XML on stream = ") != nil
     }
 
     func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedLine {
+        if raw {
+            if leadingTimestamp(in: line) == nil { return ParsedLine(kind: .more, payload: Self.rawData(line, from: 0)) }
+            raw = false
+        }
         // `~p` indents the lines a term is wrapped onto: a line that is not indented
         // ends a term left open (a log cut or garbled), and is read as itself.
         if decoder.isInsideTerm && line.count > 0 && isXMLSpace(line[0]) {
@@ -41,9 +51,31 @@ final class EjabberdLogParser: LogLineParser {
         header.session = Self.session(line, before: marker.lowerBound)
         if let time = leadingTimestamp(in: line) { header.setTime(line, time) }
         header.shape = .stream
+        if Self.isRawData(line, from: marker.upperBound) {
+            raw = true
+            return ParsedLine(record: header, payload: Self.rawData(line, from: marker.upperBound + 1))
+        }
         decoder.start()
         let (bytes, _) = decoder.decode(line, from: marker.upperBound)
         return ParsedLine(record: header, payload: marker.upperBound..<line.count, decoded: bytes)
+    }
+
+    /// Whether the data at `start` is raw (`"~s"`): a quote, then a quote that is
+    /// not escaped before the line's last byte, or none (`~p` writes `\"` and
+    /// ends a string on its line).
+    private static func isRawData(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
+        let end = line.contentEnd
+        guard start < end, line[start] == 0x22 else { return false }
+        var index = start + 1
+        while index < end, line[index] != 0x22 { index += line[index] == 0x5C ? 2 : 1 }
+        return index < end ? index < end - 1 : true
+    }
+
+    /// A line of raw data from `start`, without the quote that ends the record
+    /// after a tag's `>`.
+    private static func rawData(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int> {
+        let end = line.contentEnd
+        return start..<(end >= start + 2 && line[end - 1] == 0x22 && line[end - 2] == 0x3E ? end - 1 : end)
     }
 
     /// The `(tls|<0.1234.0>)` before the message, or else the first process id on the line.
