@@ -16,20 +16,19 @@ final class NbxmppLogParser: LogLineParser {
     // of every line's time stamp and logger; `:` and `A` rarely are.)
     static let dataMarker: StaticString = "::::: DATA"
 
-    /// nbxmpp's marker before 1.0 (nbxmpp/transports_nb.py, `_raise_event`):
-    /// `raising event from transport: :::::DATA SENT::::`, the data on the
-    /// lines after, between lines of `_`. (A line holding it starts no part of
-    /// a parallel search: such a log is cut in fewer parts.)
-    static let oldDataMarker: StaticString = ":::::DATA"
-
-    /// Where the data marker and its space are in `line`, the first place.
+    /// Where the data marker and its space are in `line`, the first place:
+    /// ``dataMarker``, or nbxmpp's before 1.0 (nbxmpp/transports_nb.py,
+    /// `_raise_event`), `raising event from transport: :::::DATA SENT::::`, the
+    /// data on the lines after, between lines of `_` (a line holding it starts
+    /// no part of a parallel search: such a log is cut in fewer parts). One
+    /// search of the line for the colons: a data line, most of a log, is
+    /// searched once.
     static func dataMarker(in line: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-        for marker in [dataMarker, oldDataMarker] {
-            var from = 0
-            while let found = line.firstRange(of: marker, from: from) {
-                if line.has(" ", at: found.upperBound) { return found.lowerBound..<(found.upperBound + 1) }
-                from = found.lowerBound + 1
-            }
+        var from = 0
+        while let found = line.firstRange(of: ":::::", from: from) {
+            if line.has(" DATA ", at: found.upperBound) { return found.lowerBound..<(found.upperBound + 6) }
+            if line.has("DATA ", at: found.upperBound) { return found.lowerBound..<(found.upperBound + 5) }
+            from = found.lowerBound + 1
         }
         return nil
     }
