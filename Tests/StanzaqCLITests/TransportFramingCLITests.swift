@@ -6,34 +6,9 @@ import XCTest
 /// `<close/>` are transport, not stanzas (issue 41): what a user searching a
 /// BOSH capture, a WebSocket capture or a client's log of either sees.
 final class TransportFramingCLITests: CLITestCase {
-    /// A BOSH session as an HTTP log gives it (XEP-0206 examples 1, 5, 11 and
-    /// XEP-0124 example 10): bodies one after another, one of them empty.
-    static let bosh = """
-        <body xmlns='http://jabber.org/protocol/httpbind' rid='1573741820' to='example.com' wait='60' hold='1' \
-        xmpp:version='1.0' xmlns:xmpp='urn:xmpp:xbosh'/>
-        <body xmlns='http://jabber.org/protocol/httpbind' rid='1573741822' sid='SomeSID'>
-          <iq id='bind_1' type='set' xmlns='jabber:client'>
-            <bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>httpclient</resource></bind>
-          </iq>
-        </body>
-        <body xmlns='http://jabber.org/protocol/httpbind' rid='1573741824' sid='SomeSID'>
-          <message to='contact@example.com' xmlns='jabber:client'><body>I said "Hi!"</body></message>
-          <presence xmlns='jabber:client'/>
-        </body>
-        <body rid='1573741825' sid='SomeSID' type='terminate' xmlns='http://jabber.org/protocol/httpbind'>
-          <presence type='unavailable' xmlns='jabber:client'/>
-        </body>
-
-        """
-
-    /// RFC 7395's framing around a client's stanzas.
-    static let webSocket = """
-        <open xmlns="urn:ietf:params:xml:ns:xmpp-framing" to="example.com" version="1.0"/>
-        <iq xmlns="jabber:client" type="set" id="b1"><bind xmlns="urn:ietf:params:xml:ns:xmpp-bind"/></iq>
-        <message xmlns="jabber:client" to="juliet@capulet.lit"><body>hi</body></message>
-        <close xmlns="urn:ietf:params:xml:ns:xmpp-framing"/>
-
-        """
+    /// The samples (``FramingSamples``), shared with the library's tests.
+    static let bosh = FramingSamples.bosh
+    static let webSocket = FramingSamples.webSocket
 
     func testABOSHCaptureListsTheStanzasInsideItsBodies() throws {
         let scratch = try ScratchDirectory()

@@ -109,40 +109,7 @@ run_slixmpp_pair() {           # run_slixmpp_pair PORT SENDER ECHOER ROOM LOGPRE
 
 # --- run 1: Prosody -----------------------------------------------------------
 P="$SCRATCH/prosody"
-mkdir -p "$P/data"
-cat > "$P/prosody.cfg.lua" <<EOF
--- Written by record.sh: a Prosody of its own, on 127.0.0.1 only.
-pidfile = "$P/prosody.pid"
-data_path = "$P/data"
-daemonize = false
-log = { debug = "$P/prosody.log" }
-interfaces = { "127.0.0.1" }
-local_interfaces = { "127.0.0.1" }
-c2s_ports = { $PROSODY_PORT }
-c2s_interfaces = { "127.0.0.1" }
-s2s_ports = { $PROSODY_S2S_PORT }
-s2s_interfaces = { "127.0.0.1" }
-http_ports = { $PROSODY_HTTP_PORT }
-http_interfaces = { "127.0.0.1" }
-https_ports = { }
-c2s_direct_tls_ports = { }
-c2s_require_encryption = false
-s2s_require_encryption = false
-allow_unencrypted_plain_auth = true
-authentication = "internal_plain"
-storage = "internal"
-archive_expires_after = "never"
-default_archive_policy = true
-modules_enabled = {
-    "roster"; "saslauth"; "disco"; "ping"; "mam"; "stanza_debug";
-}
-modules_disabled = { "s2s"; "s2s_auth_certs"; "offline"; }
-
-VirtualHost "$DOMAIN"
-
-Component "conference.$DOMAIN" "muc"
-    restrict_room_creation = false
-EOF
+prosody_config "$P" $PROSODY_PORT $PROSODY_S2S_PORT $PROSODY_HTTP_PORT stanza_debug
 chown -R prosody:prosody "$P"
 AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
 for u in alice bob carol dave; do
