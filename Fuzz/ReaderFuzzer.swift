@@ -138,6 +138,13 @@ public func readerFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) 
         } catch {
             again = nil
         }
+        // Known (stanzaq(1), INPUT): frames do not nest, so a BOSH body or a
+        // WebSocket open or close inside a frame is a stanza there, and read
+        // alone it is a frame again, which holds no stanza of its own.
+        if again?.isEmpty == true, let tag = record.split(separator: ">", maxSplits: 1).first,
+           tag.contains("'http://jabber.org/protocol/httpbind'") || tag.contains("'urn:ietf:params:xml:ns:xmpp-framing'") {
+            continue
+        }
         guard let again, again.count == 1, again[0].xmlString() == record else {
             fatalError("""
                 a serialised stanza does not read back the same:
