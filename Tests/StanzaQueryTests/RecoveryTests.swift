@@ -10,11 +10,7 @@ final class RecoveryTests: XCTestCase {
         var damages: [InputDamage] = []
         let reader = StanzaReader(recovery: .skipDamage) { stanzas.append($0.xmlString()); return true }
         reader.damageHandler = { damages.append($0); return true }
-        var start = 0
-        while start < bytes.count {
-            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-            start += chunk
-        }
+        try reader.feed(bytes, inChunksOf: chunk)
         try reader.finish()
         XCTAssertEqual(reader.stanzaCount, stanzas.count)
         XCTAssertEqual(reader.damageCount, damages.count)

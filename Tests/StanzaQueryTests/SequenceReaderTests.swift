@@ -17,11 +17,7 @@ final class SequenceReaderTests: XCTestCase {
         reader.buildsAttributes = attributes
         reader.damageHandler = { damages.append($0.description); return true }
         let bytes = Array(text.utf8)
-        var start = 0
-        while start < bytes.count {
-            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-            start += chunk
-        }
+        try reader.feed(bytes, inChunksOf: chunk)
         try reader.finish()
         return (stanzas, damages)
     }

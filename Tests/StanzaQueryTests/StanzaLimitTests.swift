@@ -14,11 +14,7 @@ final class StanzaLimitTests: XCTestCase {
         reader.damageHandler = { damages.append($0.description); return true }
         reader.depthLimit = depthLimit
         let bytes = Array(xml.utf8)
-        var start = 0
-        while start < bytes.count {
-            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-            start += chunk
-        }
+        try reader.feed(bytes, inChunksOf: chunk)
         try reader.finish()
         return (ids, damages)
     }

@@ -21,15 +21,23 @@ func readInChunks(_ bytes: [UInt8], chunk: Int) -> (stanzas: [String], error: St
     var stanzas: [String] = []
     let reader = StanzaReader { stanzas.append($0.xmlString()); return true }
     do {
-        var start = 0
-        while start < bytes.count {
-            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-            start += chunk
-        }
+        try reader.feed(bytes, inChunksOf: chunk)
         try reader.finish()
         return (stanzas, nil)
     } catch {
         return (stanzas, "\(error)")
+    }
+}
+
+extension StanzaReader {
+    /// Feeds `bytes` in chunks of `chunk` bytes (the last one shorter), as a
+    /// file or a pipe may hand them over.
+    func feed(_ bytes: [UInt8], inChunksOf chunk: Int) throws {
+        var start = 0
+        while start < bytes.count {
+            try feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
+            start += chunk
+        }
     }
 }
 

@@ -36,11 +36,7 @@ final class TransportFramingTests: XCTestCase {
         reader.damageHandler = { result.damages.append($0.description); return true }
         configure(reader)
         let bytes = Array(text.utf8)
-        var start = 0
-        while start < bytes.count {
-            try reader.feed(Array(bytes[start..<min(bytes.count, start + chunk)]))
-            start += chunk
-        }
+        try reader.feed(bytes, inChunksOf: chunk)
         try reader.finish()
         return result
     }
