@@ -21,9 +21,12 @@ install_missing() {            # install_missing PACKAGE...: apt-get, no service
     echo 'wireshark-common wireshark-common/install-setuid boolean false' | debconf-set-selections
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
     if [ $made_policy = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
-    if command -v systemctl >/dev/null && systemctl is-active --quiet prosody 2>/dev/null; then
-        systemctl stop prosody || true
-    fi
+    # If a service was started all the same (systemd), stop it: only our own run.
+    for svc in prosody ejabberd; do
+        if command -v systemctl >/dev/null && systemctl is-active --quiet "$svc" 2>/dev/null; then
+            systemctl stop "$svc" || true
+        fi
+    done
 }
 
 stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s

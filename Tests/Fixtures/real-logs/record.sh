@@ -37,31 +37,8 @@ die() { log "ERROR: $*"; exit 1; }
 # --- packages ---------------------------------------------------------------
 REQUIRED=(prosody ejabberd python3-slixmpp python3-nbxmpp libstrophe-dev tshark tcpdump gcc pkg-config)
 OPTIONAL=(python3-aioxmpp poezio)   # looked up only; no driver uses them (see README.md)
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
-updated=0
-apt_update_once() { if [ $updated = 0 ]; then apt-get update -qq; updated=1; fi; }
-missing=()
-for p in "${REQUIRED[@]}"; do installed "$p" || missing+=("$p"); done
-if [ ${#missing[@]} -gt 0 ]; then
-    log "installing: ${missing[*]}"
-    apt_update_once
-    # Keep the packages' maintainer scripts from starting the system services.
-    made_policy=0
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        made_policy=1
-    fi
-    echo 'wireshark-common wireshark-common/install-setuid boolean false' | debconf-set-selections
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    if [ $made_policy = 1 ]; then rm -f /usr/sbin/policy-rc.d; fi
-    # If a service was started all the same (systemd), stop it: only our own run.
-    for svc in prosody ejabberd; do
-        if command -v systemctl >/dev/null && systemctl is-active --quiet "$svc" 2>/dev/null; then
-            systemctl stop "$svc" || true
-        fi
-    done
-fi
+. "$HERE/record-lib.sh"
+install_missing "${REQUIRED[@]}"
 for p in "${OPTIONAL[@]}"; do
     cand=$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ {print $2}')
     log "optional package $p: candidate ${cand:-none} (not used)"
@@ -74,7 +51,6 @@ PIDS=()                        # processes to stop on exit
 EJ_STARTED=0
 EJCTL=()
 
-. "$HERE/record-lib.sh"
 cleanup_first() {              # ejabberd, before the processes in PIDS
     if [ $EJ_STARTED = 1 ]; then
         "${EJCTL[@]}" stop >/dev/null 2>&1
