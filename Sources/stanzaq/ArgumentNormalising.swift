@@ -12,7 +12,7 @@ extension StanzaqCommand {
         var result: [String] = []
         var afterTerminator = false, joined = false
         for (index, argument) in arguments.enumerated() {
-            let isValue = result.last.map(takingValues.contains) ?? false
+            let isValue = result.last.map(takesValue) ?? false
             if joined {
                 joined = false
             } else if !afterTerminator, ["--since", "--until", "--tz"].contains(argument), !isValue, index + 1 < arguments.count {
@@ -43,12 +43,10 @@ extension StanzaqCommand {
         return result
     }
 
-    /// The options that take a value as the next argument.
-    private static let takingValues: Set<String> = [
-        "-e", "--query", "-a", "--arg", "-o", "--output", "-N", "--default-namespace", "--color", "--direction",
-        "--fields", "--log", "-m", "--max-count", "-A", "--after-context", "-B", "--before-context", "-C", "--context",
-        "-g", "--glob", "--each", "--where", "--threads", "--ns", "--redact", "--since", "--until", "--tz", "--time-format",
-    ]
+    /// Whether `argument` is an option that takes a value as the next argument.
+    private static func takesValue(_ argument: String) -> Bool {
+        declaredOptionsByName[argument]?.value != nil
+    }
 
     /// Whether `-V` or `--version` is given as an option (not as another
     /// option's value, nor after `--`): the version is printed whatever else is
@@ -57,7 +55,7 @@ extension StanzaqCommand {
         var previous: String?
         for argument in arguments {
             if argument == "--" { return false }
-            if argument == "-V" || argument == "--version", !(previous.map(takingValues.contains) ?? false) { return true }
+            if argument == "-V" || argument == "--version", !(previous.map(takesValue) ?? false) { return true }
             previous = argument
         }
         return false

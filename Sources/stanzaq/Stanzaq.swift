@@ -68,8 +68,9 @@ enum Stanzaq {
             return 0
         }
         do {
-            if let command = StanzaqCommand.operandsOnly(arguments) {
-                // What parsing checks, for a command line it need not parse.
+            let arguments = try StanzaqCommand.normalising(arguments)
+            if let command = StanzaqCommand.parsedWithoutArgumentParser(arguments) {
+                // What ArgumentParser checks after parsing.
                 try command.query.validate()
                 try command.mode.validate()
                 try command.format.validate()
@@ -78,7 +79,7 @@ enum Stanzaq {
                 return try command.execute(in: environment)
             }
             // `--help` parses as ArgumentParser's HelpCommand, whose run() throws the help request.
-            let (head, operands) = StanzaqCommand.splittingTrailingOperands(try StanzaqCommand.normalising(arguments))
+            let (head, operands) = StanzaqCommand.splittingTrailingOperands(arguments)
             var parsed = try StanzaqCommand.parseAsRoot(head)
             guard var command = parsed as? StanzaqCommand else { try parsed.run(); return 0 }
             command.positionals += operands
