@@ -12,15 +12,14 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
     /// Everything about the format.
     let definition: any LogFormatDefinition.Type
     /// How a large log of the format is cut into parts; `nil`: it is not (``CuttableLogFormat``).
-    /// (Looked up once: a cast to a protocol costs, and the cutting asks for every line it looks at.)
     let cutting: (any CuttableLogFormat.Type)?
     /// How its records are skipped; `nil`: they are not (``SkippableLogFormat``).
     let skipping: (any SkippableLogFormat.Type)?
 
     init(_ definition: any LogFormatDefinition.Type) {
         self.definition = definition
-        cutting = definition as? any CuttableLogFormat.Type
-        skipping = definition as? any SkippableLogFormat.Type
+        cutting = definition.asCuttable
+        skipping = definition.asSkippable
     }
 
     /// The formats, in the order `--help` lists them. Detection tries them in

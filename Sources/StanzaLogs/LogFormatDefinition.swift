@@ -36,12 +36,20 @@ protocol LogFormatDefinition {
     /// programs too (``FormatDetector``): slixmpp's `SEND: <` and `RECV: <` stand
     /// in Monal's, libstrophe's and Profanity's lines; a tab before `<` in any tabbed log.
     static var sharesItsMarker: Bool { get }
+    /// The format as a ``CuttableLogFormat``, `nil` if it is not one; and as a
+    /// ``SkippableLogFormat``. The compiler picks these from the conformances
+    /// (the extensions below): a cast at run time would cost a start-up, since
+    /// one that fails looks through every conformance of the program.
+    static var asCuttable: (any CuttableLogFormat.Type)? { get }
+    static var asSkippable: (any SkippableLogFormat.Type)? { get }
 }
 
 extension LogFormatDefinition {
     static var streamNamespace: StaticString? { nil }
     static var learnsRecordPrefix: Bool { false }
     static var sharesItsMarker: Bool { false }
+    static var asCuttable: (any CuttableLogFormat.Type)? { nil }
+    static var asSkippable: (any SkippableLogFormat.Type)? { nil }
 }
 
 /// A format whose large logs may be cut into parts at lines, each read by a
@@ -83,6 +91,7 @@ protocol SkippableLogFormat: CuttableLogFormat {
 }
 
 extension CuttableLogFormat {
+    static var asCuttable: (any CuttableLogFormat.Type)? { self }
     static var partStartMarker: StaticString? { nil }
 
     static func carriedState(after part: UnsafeBufferPointer<UInt8>, from state: LogParserState) -> LogParserState { state }
@@ -91,4 +100,8 @@ extension CuttableLogFormat {
                           carried: LogParserState) -> LogParserState? {
         LogFormat(self).mayStartRecordPart(at: line, after: previous) ? carried : nil
     }
+}
+
+extension SkippableLogFormat {
+    static var asSkippable: (any SkippableLogFormat.Type)? { self }
 }
