@@ -69,9 +69,34 @@ final class RewriteCommandTests: CLITestCase {
         }
     }
 
+    /// A log is written back with its lines: each changed stanza over its
+    /// bytes (a Prosody record's later lines with their tab), and the JIDs the
+    /// stanzas named replaced in the log's own text too.
+    func testALogIsRewrittenInItsOwnLines() throws {
+        let log = """
+            Nov 23 09:30:12 c2s55e8a7f1c3a0	info	Authenticated as juliet@capulet.lit
+            Nov 23 09:30:12 c2s55e8a7f1c3a0	debug	SEND: <message to='romeo@montague.lit' id='m1'><body>Art thou
+            	not Romeo?</body></message>
+            Nov 23 09:30:13 c2s55e8a7f1c3a0	debug	RECV: <message from='romeo@montague.lit/orchard' id='m2'/>
+            Nov 23 09:30:13 c2s55e8a7f1c3a0	debug	RECV: <presence id='p1'/>
+
+            """
+        try assertStanzaq(["--redact=all", "--rewrite"], stdin: log, stdout: """
+            Nov 23 09:30:12 c2s55e8a7f1c3a0	info	Authenticated as juliet@capulet.lit
+            Nov 23 09:30:12 c2s55e8a7f1c3a0	debug	SEND: <message xmlns='jabber:client' to='user1@domain1.example' id='m1'><body>[redacted]</body></message>
+            Nov 23 09:30:13 c2s55e8a7f1c3a0	debug	RECV: <message xmlns='jabber:client' from='user1@domain1.example/res1' id='m2'/>
+            Nov 23 09:30:13 c2s55e8a7f1c3a0	debug	RECV: <presence id='p1'/>
+
+            """, stderr: "", status: 0)
+    }
+
     func testWhatIsNotRewritten() throws {
-        try assertStanzaq(["--redact", "--rewrite", "logs/prosody.log"], stdout: "", stderr: """
-            stanzaq: error: logs/prosody.log: not rewritten: it is a log; only XML input is rewritten
+        try assertStanzaq(["--redact", "--rewrite", "logs/smack.log"], stdout: "", stderr: """
+            stanzaq: error: logs/smack.log: not rewritten: the stanza of line 5 is not written as XML in this log (smack); only XML and logs that write stanzas as XML are rewritten
+
+            """, status: 2)
+        try assertStanzaq(["--redact", "--rewrite", "logs/ejabberd.log"], stdout: "", stderr: """
+            stanzaq: error: logs/ejabberd.log: not rewritten: the stanza of line 6 is not written as XML in this log (ejabberd); only XML and logs that write stanzas as XML are rewritten
 
             """, status: 2)
         try assertStanzaq(["--redact", "--rewrite"], stdin: "<message><body>one</body></message>\n<message><body>two</message>\n",
@@ -81,7 +106,7 @@ final class RewriteCommandTests: CLITestCase {
 
             """, status: 2)
         try assertStanzaq(["--redact", "--rewrite", "envelopes/docker-prosody.log"], stdout: "", stderr: nil,
-                          stderrContains: ["not rewritten: it is a log in an envelope; only XML input is rewritten\n"], status: 2)
+                          stderrContains: ["not rewritten: it is a log in an envelope; only XML and logs are rewritten\n"], status: 2)
     }
 
     func testRewriteTakesRedactAndOneInputOnly() throws {

@@ -13,6 +13,10 @@ public final class JIDPseudonyms {
     private var domains: [String: String] = [:]
     private var resources: [String: String] = [:]
     private var sessions: [String: String] = [:]
+    /// Each JID given a pseudonym, with its bare JID and its domain, and what
+    /// replaced them: what a log's own text repeats of them is replaced too
+    /// (`--rewrite`).
+    public private(set) var replaced: [String: String] = [:]
 
     public init() {}
 
@@ -27,12 +31,17 @@ public final class JIDPseudonyms {
             rest = rest[..<slash]
         }
         var result = ""
+        let bare = rest
         if let at = rest.lastIndex(of: "@") {
             result = local(String(rest[..<at])) + "@"
             rest = rest[rest.index(after: at)...]
         }
-        result += domain(String(rest))
+        let domainName = domain(String(rest))
+        replaced[String(rest)] = domainName
+        result += domainName
+        replaced[String(bare)] = result
         if let resourcePart { result += "/" + resource(String(resourcePart)) }
+        replaced[jid] = result
         return result
     }
 

@@ -13,6 +13,10 @@ public final class Redactor {
     public let kinds: RedactionKinds
     /// The pseudonyms given so far (``RedactionKinds/jids``).
     public let pseudonyms = JIDPseudonyms()
+    /// The SASL payloads, passwords, tokens and (``RedactionKinds/bodies``)
+    /// texts removed so far, of more than three characters: what a log's own
+    /// text repeats of them is removed too (`--rewrite`).
+    public var removedSecrets: Set<String> = []
 
     /// A redactor that removes `kinds`, with no pseudonym given yet.
     public init(kinds: RedactionKinds) {
@@ -24,8 +28,10 @@ public final class Redactor {
     public func redact(_ stanza: Element) {
         if kinds.contains(.jids) { redactJIDs(of: stanza) }
         if kinds.contains(.auth), Self.isAuthSecret(stanza) {
+            if let secret = stanza.text, secret.count > 3 { removedSecrets.insert(secret) }
             replaceContent(of: stanza)
         } else if kinds.contains(.bodies), Self.isBodySecret(stanza) {
+            if let secret = stanza.text, secret.count > 3 { removedSecrets.insert(secret) }
             replaceContent(of: stanza)
         } else if !kinds.isDisjoint(with: [.auth, .bodies]), isPrivateFormValue(stanza) {
             replaceContent(of: stanza)

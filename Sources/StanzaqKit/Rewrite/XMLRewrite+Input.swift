@@ -23,7 +23,11 @@ extension XMLRewrite {
         do {
             guard let bytes else { throw StanzaReaderError.io(errno: errno) }
             if let refusal = refusal(of: bytes) { throw refusal }
-            rewritten = try rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
+            if isLog(bytes) {
+                rewritten = try LogRewrite.rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
+            } else {
+                rewritten = try rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
+            }
         } catch let refusal as Refusal {
             diagnostics.report(Diagnostic("\(name): not rewritten: \(refusal.message)"))
             return 2
@@ -37,18 +41,21 @@ extension XMLRewrite {
         return 0
     }
 
-    /// Why `bytes` are not rewritten, if they are not XML: a log (or one in an
-    /// envelope) or compressed data. (Empty input is rewritten: as nothing.)
+    /// Whether `bytes` are a log (``LogRewrite``), not XML.
+    static func isLog(_ bytes: [UInt8]) -> Bool {
+        if case .log? = InputKind.recognise(Array(bytes.prefix(1 << 16)), atEnd: bytes.count <= 1 << 16) { return true }
+        return false
+    }
+
+    /// Why `bytes` are not rewritten: a log in an envelope, or compressed
+    /// data. (Empty input is rewritten: as nothing.)
     static func refusal(of bytes: [UInt8]) -> Refusal? {
         let head = Array(bytes.prefix(1 << 16)), atEnd = bytes.count <= 1 << 16
         if CompressionFormat.startsCompressed(head) {
             return Refusal(message: "compressed input is rewritten once decompressed (zcat FILE | stanzaq … --rewrite)")
         }
         if case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: atEnd) }) {
-            return Refusal(message: "it is a log in an envelope; only XML input is rewritten")
-        }
-        if case .log? = InputKind.recognise(head, atEnd: atEnd) {
-            return Refusal(message: "it is a log; only XML input is rewritten")
+            return Refusal(message: "it is a log in an envelope; only XML and logs are rewritten")
         }
         return nil
     }

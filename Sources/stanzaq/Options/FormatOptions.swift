@@ -55,7 +55,7 @@ struct FormatOptions: ParsableArguments {
         valueName: "WHAT"), completion: .list(RedactionKinds.names.map(\.name)))
     var redact: String?
 
-    @Flag(help: "With --redact: write the input (one XML file) back on standard output, every byte kept but what is redacted.")
+    @Flag(help: "With --redact: write the input (one XML file or log) back on standard output, every byte kept but what is redacted.")
     var rewrite = false
 
     func validate() throws {

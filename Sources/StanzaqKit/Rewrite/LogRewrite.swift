@@ -1,0 +1,223 @@
+#if canImport(StanzaQuery)
+import StanzaQuery
+#endif
+
+/// `--redact … --rewrite` on a log (stanzaq(1), `--rewrite`): the log written
+/// back as it was, but for what the redaction changes. Each stanza the
+/// ``Redactor`` changes is written over its bytes in the log, as stanzaq
+/// writes a stanza (`-s`); every other line and byte is kept, but that the
+/// log's own text (its messages, stream headers, session names) has every JID
+/// the stanzas named replaced by its pseudonym and every SASL payload or
+/// password they held removed.
+///
+/// A log whose stanzas are not written as XML, byte for byte (an archive's
+/// escaped rows, ejabberd's Erlang terms, a capture's chunks with their
+/// prefixes), cannot be rewritten in place: each stanza is found again in the
+/// bytes and read there, and where it is not found as it was read, nothing
+/// is written. So is a damaged log: a stanza that is not read is not redacted.
+enum LogRewrite {
+    /// `bytes`, a whole log, redacted by `redactor`. Throws a ``XMLRewrite/Refusal``.
+    static func rewrite(_ bytes: [UInt8], redactor: Redactor, defaultNamespace: String?) throws -> [UInt8] {
+        let (stanzas, format) = try readStanzas(bytes, defaultNamespace: defaultNamespace)
+        let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        let serializer = XMLSerializer()
+        var spans: [(range: Range<Int>, replacement: [UInt8]?)] = []
+        var cursor = 0
+        for (stanza, line) in stanzas {
+            let written = serializer.string(for: stanza)
+            let from = max(cursor, lineStarts[min(line, lineStarts.count) - 1])
+            guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else {
+                throw XMLRewrite.Refusal(message: "the stanza of line \(line) is not written as XML in this log "
+                                         + "(\(format)); only XML and logs that write stanzas as XML are rewritten")
+            }
+            if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
+            redactor.redact(stanza)
+            let redacted = serializer.string(for: stanza)
+            spans.append((range, redacted == written ? nil : indenting(Array(redacted.utf8), indent)))
+            cursor = range.upperBound
+        }
+        // A secret's lines are replaced one by one (a client logs what its user
+        // typed a line at a time) unless that changes what the log reads as: a
+        // body may hold a line of the log's own format.
+        let original = try readStanzas(bytes, defaultNamespace: defaultNamespace).0.map { outline(of: $0.0) }
+        for lines in [true, false] {
+            let replacements = textReplacements(redactor, lines: lines)
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            cursor = 0
+            for span in spans {
+                output += replacing(replacements, in: bytes[cursor..<span.range.lowerBound])
+                output += span.replacement ?? Array(bytes[span.range])
+                cursor = span.range.upperBound
+            }
+            output += replacing(replacements, in: bytes[cursor...])
+            if let again = try? readStanzas(output, defaultNamespace: defaultNamespace).0.map({ outline(of: $0.0) }), again == original {
+                return output
+            }
+        }
+        throw XMLRewrite.Refusal(message: "the redacted log does not read as the log does (\(format))")
+    }
+
+    /// What a rewritten log must keep of each stanza: its name, id and type.
+    private static func outline(of stanza: Element) -> [String?] {
+        [stanza.namespace, stanza.name, stanza.attribute("id"), stanza.attribute("type")]
+    }
+
+    /// The password of a SASL PLAIN `<auth>` (RFC 4616: authzid, authcid and
+    /// password, each after a NUL), which a client's own log may repeat (the
+    /// command that set it).
+    private static func plainPassword(in stanza: Element) -> String? {
+        guard case .data(let bytes)? = try? stanza.findFirst("/{urn:ietf:params:xml:ns:xmpp-sasl}auth<mechanism=PLAIN>#|base64"),
+              let password = bytes.split(separator: 0, omittingEmptySubsequences: false).last, password.count > 3 else { return nil }
+        return String(decoding: password, as: UTF8.self)
+    }
+
+    /// The stanzas of the log and the line each starts on, in the order they
+    /// start, and the log's format.
+    private static func readStanzas(_ bytes: [UInt8], defaultNamespace: String?) throws -> ([(Element, Int)], String) {
+        var stanzas: [(Element, Int)] = []
+        var damage: InputDamage?
+        let reader = LogReader(defaultNamespace: defaultNamespace, handler: { stanza, source in
+            stanzas.append((stanza, source.line))
+            return true
+        }, damage: { if damage == nil { damage = $0 } })
+        reader.feed(bytes)
+        reader.finish()
+        if let damage {
+            throw XMLRewrite.Refusal(message: "line \(damage.line): \(damage.message): a stanza that is not read is not redacted")
+        }
+        // (A stanza is handed over when it ends: in the order they start, for the search below.)
+        let ordered = stanzas.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }.map(\.element)
+        return (ordered, reader.format?.rawValue ?? "generic")
+    }
+
+    /// How a log may indent the lines of a record after its first: Prosody
+    /// puts a tab before each (its `msg:gsub("\n", "\n\t")`), which is not the
+    /// stanza's; none, in the others.
+    private static let continuationIndents: [[UInt8]] = [[], [0x09]]
+
+    /// Where `stanza` (written as `written`) is in `bytes`, from `from` on, and
+    /// the indent of its lines after the first: the first start tag of its name
+    /// there that reads, in a stream of the stanza's namespace, as the same
+    /// stanza; within 64 KiB of `from`.
+    private static func place(of stanza: Element, written: String, in bytes: [UInt8],
+                              from: Int) -> (range: Range<Int>, indent: [UInt8])? {
+        let name = Array(("<" + stanza.qualifiedName).utf8)
+        let limit = min(bytes.count, from + (1 << 16))
+        var index = from
+        while index < limit, let open = bytes[index..<limit].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            let end = open + name.count
+            guard end < bytes.count, bytes[open..<end].elementsEqual(name),
+                  [UInt8(ascii: " "), UInt8(ascii: ">"), UInt8(ascii: "/"), 0x09, 0x0A, 0x0D].contains(bytes[end]) else { continue }
+            for indent in continuationIndents {
+                if let (read, range) = firstStanza(in: bytes, at: open, indent: indent,
+                                                   namespace: stanza.prefix == nil ? stanza.namespace : nil),
+                   XMLSerializer().string(for: read) == written {
+                    return (range, indent)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The first stanza read from `bytes` at `start`, its lines after the first
+    /// without `indent`, inside a stream whose header declares `namespace` and
+    /// XMPP's prefixes; and its bytes, indents included.
+    private static func firstStanza(in bytes: [UInt8], at start: Int, indent: [UInt8],
+                                    namespace: String?) -> (Element, Range<Int>)? {
+        var header = "<stream:stream xmlns:stream='http://etherx.jabber.org/streams' xmlns:db='jabber:server:dialback'"
+        let escaped = (namespace ?? "jabber:client").replacing("&", with: "&amp;").replacing("'", with: "&apos;").replacing("<", with: "&lt;")
+        header += " xmlns='" + escaped + "'>"
+        var found: (Element, Range<Int>)?
+        var reader: StanzaReader!
+        reader = StanzaReader { stanza in
+            if let place = reader.currentPlace { found = (stanza, place.bytes) }
+            return false
+        }
+        // Where each line fed starts, in the bytes fed and in `bytes`.
+        var lines: [(fed: Int, raw: Int)] = []
+        var fed = header.utf8.count
+        do {
+            // A line at a time: what follows the stanza in the log is no XML.
+            var chunk = start
+            var data = Array(header.utf8)
+            while found == nil, chunk < bytes.count, chunk - start < 1 << 20 {
+                if chunk > start, !indent.isEmpty {
+                    guard bytes[chunk...].starts(with: indent) else { return nil }
+                    chunk += indent.count
+                }
+                lines.append((fed, chunk))
+                let next = bytes[chunk...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+                data += bytes[chunk..<next]
+                fed += next - chunk
+                try reader.feed(data)
+                data.removeAll()
+                chunk = next
+            }
+        } catch {
+            return nil
+        }
+        guard let (element, range) = found else { return nil }
+        func raw(_ offset: Int) -> Int {
+            let line = lines.last { $0.fed <= offset } ?? lines[0]
+            return line.raw + offset - line.fed
+        }
+        return (element, raw(range.lowerBound)..<raw(range.upperBound))
+    }
+
+    /// What the log's own text has replaced: each JID the redaction gave a
+    /// pseudonym, and each secret it removed (and, with `lines`, each line of
+    /// one); the longest first, so that a full JID is replaced before its bare
+    /// JID and its domain.
+    private static func textReplacements(_ redactor: Redactor, lines: Bool) -> [([UInt8], [UInt8])] {
+        var pairs = redactor.pseudonyms.replaced.map { (Array($0.key.utf8), Array($0.value.utf8)) }
+        var secrets = redactor.removedSecrets
+        if lines {
+            for secret in redactor.removedSecrets where secret.contains("\n") {
+                secrets.formUnion(secret.split(separator: "\n").map(String.init).filter { $0.count > 3 })
+            }
+        }
+        pairs += secrets.map { (Array($0.utf8), Array(Redactor.marker.utf8)) }
+        return pairs.filter { !$0.0.isEmpty }.sorted { $0.0.count != $1.0.count ? $0.0.count > $1.0.count : $0.0.lexicographicallyPrecedes($1.0) }
+    }
+
+    /// `text` with each occurrence of a replaced value, not inside a longer
+    /// name (a letter or digit on either side), replaced.
+    private static func replacing(_ replacements: [([UInt8], [UInt8])], in text: ArraySlice<UInt8>) -> [UInt8] {
+        guard !replacements.isEmpty else { return Array(text) }
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte >= 0x80
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.count)
+        var index = text.startIndex
+        scanning: while index < text.endIndex {
+            if index == text.startIndex || !isNameByte(text[index - 1]) {
+                for (value, replacement) in replacements where value[0] == text[index] {
+                    let end = index + value.count
+                    if end <= text.endIndex, text[index..<end].elementsEqual(value),
+                       end == text.endIndex || !isNameByte(text[end]) || !isNameByte(value[value.count - 1]) {
+                        output += replacement
+                        index = end
+                        continue scanning
+                    }
+                }
+            }
+            output.append(text[index])
+            index += 1
+        }
+        return output
+    }
+
+    /// `text` with `indent` after each line feed, as the log writes a record's lines.
+    private static func indenting(_ text: [UInt8], _ indent: [UInt8]) -> [UInt8] {
+        guard !indent.isEmpty else { return text }
+        var output: [UInt8] = []
+        for byte in text {
+            output.append(byte)
+            if byte == 0x0A { output += indent }
+        }
+        return output
+    }
+}
