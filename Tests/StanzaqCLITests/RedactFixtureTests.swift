@@ -71,6 +71,7 @@ final class RedactFixtureTests: CLITestCase {
             "ejabberd-slixmpp-notime-frank.log", "ejabberd-slixmpp-time-erin.log", "libstrophe-dave.log", "nbxmpp-carol.log",
             "profanity-grace.log", "prosody.log", "slixmpp-notime-bob.log", "slixmpp-time-alice.log",
             "gajim-console.xml", "generic.log", "monal.log", "nbxmpp.log", "profanity.log", "prosody.log", "slixmpp.log",
+            "Monal 2024-10-23--07-15-02-117.rawlog",
         ])
     }
 

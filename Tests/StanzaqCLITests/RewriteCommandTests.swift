@@ -106,7 +106,7 @@ final class RewriteCommandTests: CLITestCase {
 
             """, status: 2)
         try assertStanzaq(["--redact", "--rewrite", "envelopes/docker-prosody.log"], stdout: "", stderr: nil,
-                          stderrContains: ["not rewritten: it is a log in an envelope; only XML and logs are rewritten\n"], status: 2)
+                          stderrContains: ["not rewritten: it is a log in the docker envelope, which is not rewritten (XML, logs and Monal's rawlog are): unwrap the log first\n"], status: 2)
     }
 
     func testRewriteTakesRedactAndOneInputOnly() throws {

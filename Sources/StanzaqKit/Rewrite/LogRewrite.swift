@@ -18,44 +18,72 @@ import StanzaQuery
 enum LogRewrite {
     /// `bytes`, a whole log, redacted by `redactor`. Throws a ``XMLRewrite/Refusal``.
     static func rewrite(_ bytes: [UInt8], redactor: Redactor, defaultNamespace: String?) throws -> [UInt8] {
-        let (stanzas, format) = try readStanzas(bytes, defaultNamespace: defaultNamespace)
-        let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
-        let serializer = XMLSerializer()
-        var spans: [(range: Range<Int>, replacement: [UInt8]?)] = []
-        var cursor = 0
-        for (stanza, line) in stanzas {
-            let written = serializer.string(for: stanza)
-            let from = max(cursor, lineStarts[min(line, lineStarts.count) - 1])
-            guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else {
-                throw XMLRewrite.Refusal(message: "the stanza of line \(line) is not written as XML in this log "
-                                         + "(\(format)); only XML and logs that write stanzas as XML are rewritten")
-            }
-            if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
-            redactor.redact(stanza)
-            let redacted = serializer.string(for: stanza)
-            spans.append((range, redacted == written ? nil : indenting(Array(redacted.utf8), indent)))
-            cursor = range.upperBound
-        }
+        let log = try RedactedLog(bytes, format: nil, redactor: redactor, defaultNamespace: defaultNamespace)
         // A secret's lines are replaced one by one (a client logs what its user
         // typed a line at a time) unless that changes what the log reads as: a
         // body may hold a line of the log's own format.
-        let original = try readStanzas(bytes, defaultNamespace: defaultNamespace).0.map { outline(of: $0.0) }
         for lines in [true, false] {
-            let replacements = textReplacements(redactor, lines: lines)
+            let output = log.written(with: textReplacements(redactor, lines: lines))
+            if log.readsAsItself(output) { return output }
+        }
+        throw XMLRewrite.Refusal(message: "the redacted log does not read as the log does (\(log.formatName))")
+    }
+
+    /// A log's stanzas found in its bytes and redacted: what writing it back needs.
+    struct RedactedLog {
+        let bytes: [UInt8]
+        let format: LogFormat?
+        let formatName: String
+        let defaultNamespace: String?
+        /// Each stanza's bytes, and what replaces them (`nil`: nothing was redacted).
+        private(set) var spans: [(range: Range<Int>, replacement: [UInt8]?)] = []
+        /// What the log reads as (``outline(of:)`` of each stanza).
+        private(set) var outlines: [[String?]] = []
+
+        /// Reads `bytes` (a log of `format`, `nil`: detected) and redacts its stanzas with `redactor`.
+        init(_ bytes: [UInt8], format: LogFormat?, redactor: Redactor, defaultNamespace: String?) throws {
+            self.bytes = bytes
+            self.format = format
+            self.defaultNamespace = defaultNamespace
+            let (stanzas, detected) = try readStanzas(bytes, format: format, defaultNamespace: defaultNamespace)
+            formatName = detected
+            let lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+            let serializer = XMLSerializer()
+            var cursor = 0
+            for (stanza, line) in stanzas {
+                outlines.append(outline(of: stanza))
+                let written = serializer.string(for: stanza)
+                let from = max(cursor, lineStarts[min(line, lineStarts.count) - 1])
+                guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else {
+                    throw XMLRewrite.Refusal(message: "the stanza of line \(line) is not written as XML in this log "
+                                             + "(\(detected)); only XML and logs that write stanzas as XML are rewritten")
+                }
+                if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
+                redactor.redact(stanza)
+                let redacted = serializer.string(for: stanza)
+                spans.append((range, redacted == written ? nil : indenting(Array(redacted.utf8), indent)))
+                cursor = range.upperBound
+            }
+        }
+
+        /// The log with its redacted stanzas, and `replacements` made in its own text.
+        func written(with replacements: [([UInt8], [UInt8])]) -> [UInt8] {
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
-            cursor = 0
+            var cursor = 0
             for span in spans {
                 output += replacing(replacements, in: bytes[cursor..<span.range.lowerBound])
                 output += span.replacement ?? Array(bytes[span.range])
                 cursor = span.range.upperBound
             }
             output += replacing(replacements, in: bytes[cursor...])
-            if let again = try? readStanzas(output, defaultNamespace: defaultNamespace).0.map({ outline(of: $0.0) }), again == original {
-                return output
-            }
+            return output
         }
-        throw XMLRewrite.Refusal(message: "the redacted log does not read as the log does (\(format))")
+
+        /// Whether `output` reads as the log: the same stanzas, names, ids and types.
+        func readsAsItself(_ output: [UInt8]) -> Bool {
+            (try? readStanzas(output, format: format, defaultNamespace: defaultNamespace).0.map { outline(of: $0.0) }) == outlines
+        }
     }
 
     /// What a rewritten log must keep of each stanza: its name, id and type.
@@ -74,10 +102,10 @@ enum LogRewrite {
 
     /// The stanzas of the log and the line each starts on, in the order they
     /// start, and the log's format.
-    private static func readStanzas(_ bytes: [UInt8], defaultNamespace: String?) throws -> ([(Element, Int)], String) {
+    private static func readStanzas(_ bytes: [UInt8], format: LogFormat?, defaultNamespace: String?) throws -> ([(Element, Int)], String) {
         var stanzas: [(Element, Int)] = []
         var damage: InputDamage?
-        let reader = LogReader(defaultNamespace: defaultNamespace, handler: { stanza, source in
+        let reader = LogReader(format: format, defaultNamespace: defaultNamespace, handler: { stanza, source in
             stanzas.append((stanza, source.line))
             return true
         }, damage: { if damage == nil { damage = $0 } })
@@ -170,7 +198,7 @@ enum LogRewrite {
     /// pseudonym, and each secret it removed (and, with `lines`, each line of
     /// one); the longest first, so that a full JID is replaced before its bare
     /// JID and its domain.
-    private static func textReplacements(_ redactor: Redactor, lines: Bool) -> [([UInt8], [UInt8])] {
+    static func textReplacements(_ redactor: Redactor, lines: Bool) -> [([UInt8], [UInt8])] {
         var pairs = redactor.pseudonyms.replaced.map { (Array($0.key.utf8), Array($0.value.utf8)) }
         var secrets = redactor.removedSecrets
         if lines {
@@ -184,7 +212,7 @@ enum LogRewrite {
 
     /// `text` with each occurrence of a replaced value, not inside a longer
     /// name (a letter or digit on either side), replaced.
-    private static func replacing(_ replacements: [([UInt8], [UInt8])], in text: ArraySlice<UInt8>) -> [UInt8] {
+    static func replacing(_ replacements: [([UInt8], [UInt8])], in text: ArraySlice<UInt8>) -> [UInt8] {
         guard !replacements.isEmpty else { return Array(text) }
         func isNameByte(_ byte: UInt8) -> Bool {
             (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte >= 0x80

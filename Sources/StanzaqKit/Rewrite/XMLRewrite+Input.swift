@@ -23,7 +23,9 @@ extension XMLRewrite {
         do {
             guard let bytes else { throw StanzaReaderError.io(errno: errno) }
             if let refusal = refusal(of: bytes) { throw refusal }
-            if isLog(bytes) {
+            if isMonalRawlog(bytes) {
+                rewritten = try MonalRawlogRewrite.rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
+            } else if isLog(bytes) {
                 rewritten = try LogRewrite.rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
             } else {
                 rewritten = try rewrite(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
@@ -41,6 +43,12 @@ extension XMLRewrite {
         return 0
     }
 
+    /// Whether `bytes` are Monal's rawlog (``MonalRawlogRewrite``).
+    static func isMonalRawlog(_ bytes: [UInt8]) -> Bool {
+        let head = Array(bytes.prefix(1 << 16))
+        return head.withUnsafeBufferPointer { Envelope.recognised($0, atEnd: bytes.count <= 1 << 16) } == .some(.monalRawlog)
+    }
+
     /// Whether `bytes` are a log (``LogRewrite``), not XML.
     static func isLog(_ bytes: [UInt8]) -> Bool {
         if case .log? = InputKind.recognise(Array(bytes.prefix(1 << 16)), atEnd: bytes.count <= 1 << 16) { return true }
@@ -54,8 +62,10 @@ extension XMLRewrite {
         if CompressionFormat.startsCompressed(head) {
             return Refusal(message: "compressed input is rewritten once decompressed (zcat FILE | stanzaq … --rewrite)")
         }
-        if case .some(.some) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: atEnd) }) {
-            return Refusal(message: "it is a log in an envelope; only XML and logs are rewritten")
+        if case .some(.some(let envelope)) = head.withUnsafeBufferPointer({ Envelope.recognised($0, atEnd: atEnd) }),
+           envelope != .monalRawlog {
+            return Refusal(message: "it is a log in the \(envelope.rawValue) envelope, which is not rewritten "
+                           + "(XML, logs and Monal's rawlog are): unwrap the log first")
         }
         return nil
     }
