@@ -20,6 +20,7 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-notime-frank.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-time-erin.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/ejabberd.log", .ejabberd),
+        ("Tests/Fixtures/real-logs/logs/finch-wanda.log", .libpurple),
         ("Tests/Fixtures/real-logs/logs/libstrophe-dave.log", .libstrophe),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log", .nbxmpp),
         ("Tests/Fixtures/real-logs/logs/profanity-grace.log", .profanity),

@@ -5,7 +5,7 @@ import XCTest
 /// Logs that real software wrote during recorded sessions
 /// (Tests/Fixtures/real-logs: Prosody, with mod_stanza_debug and with
 /// mod_rawdebug, ejabberd, slixmpp in two formats, nbxmpp, libstrophe,
-/// Profanity, tshark), read against the truth of the same session's
+/// Profanity, Finch's libpurple, tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
 ///
@@ -38,8 +38,11 @@ final class RealLogTests: CLITestCase {
                 // ejabberd names a plaintext session by its transport and process.
                 return log.contains("ejabberd") ? "tcp|" + session : session
             case "capture": return "tcp.stream eq \(connection["tcp_stream"] as? Int ?? -1)"
-            // A client's log is of its one connection: nbxmpp names it by the account.
-            default: return log.contains("nbxmpp") ? (connection["user"] as? String)?.split(separator: "@").first.map(String.init) : nil
+            // A client's log is of its one connection: nbxmpp names it by the
+            // account, libpurple by the account's name (the bound JID here).
+            default:
+                if log.contains("finch") { return connection["bound_jid"] as? String }
+                return log.contains("nbxmpp") ? (connection["user"] as? String)?.split(separator: "@").first.map(String.init) : nil
             }
         }
     }
@@ -50,7 +53,7 @@ final class RealLogTests: CLITestCase {
         ("slixmpp-time-alice", "slixmpp"), ("slixmpp-notime-bob", "slixmpp"),
         ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
         ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
-        ("prosody-rawdebug", "prosody"),
+        ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
     ]
 
@@ -110,7 +113,7 @@ final class RealLogTests: CLITestCase {
                                    "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
                     for row in read {
                         XCTAssertGreaterThan(row["line"] as? Int ?? 0, 0, "\(name): a line for \(row)")
-                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity"].contains(format) && !name.contains("notime") {
+                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity", "libpurple"].contains(format) && !name.contains("notime") {
                             XCTAssertFalse((row["time"] as? String ?? "").isEmpty, "\(name): a time for \(row)")
                         }
                     }
