@@ -49,6 +49,7 @@ final class TimeSelectionTests: CLITestCase {
             ("examples/logs/prosody.log", "Nov 23 09:30:13", "Nov 23 09:30:14", "7:iq 10:iq 11:message 15:message"),
             ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-time-erin.log", "2026-11-25 19:05:23,029", "2026-11-25 19:05:23,209", "20: 49:iq … 93:message"),
             ("Tests/Fixtures/real-logs/logs/ejabberd.log", "2026-11-25 19:05:23.066085+00:00", "2026-11-25 19:05:23.220348+00:00", "35: 1369:message … 2997:message"),
+            ("Tests/Fixtures/real-logs/logs/finch-wanda.log", "03:57:41", "03:57:42", "13: 242:message … 273:message"),
             ("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log", "11/25/26 19:05:15", nil, "54: 114:features … 881:iq"),
             ("Tests/Fixtures/real-logs/logs/profanity-grace.log", "2026-11-27T21:25:41.473422+01", "2026-11-27T21:25:47.093926+01", "23: 94:iq … 153:presence"),
             ("Tests/Fixtures/real-logs/logs/prosody.log", "Nov 25 19:05:15", nil, "98: 508:features … 951:iq"),
