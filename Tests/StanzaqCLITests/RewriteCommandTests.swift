@@ -91,12 +91,12 @@ final class RewriteCommandTests: CLITestCase {
     }
 
     func testWhatIsNotRewritten() throws {
-        try assertStanzaq(["--redact", "--rewrite", "logs/smack.log"], stdout: "", stderr: """
-            stanzaq: error: logs/smack.log: not rewritten: the stanza of line 5 is not written as XML in this log (smack); only XML and logs that write stanzas as XML are rewritten
+        try assertStanzaq(["--redact=all", "--rewrite", "logs/smack.log"], stdout: "", stderr: """
+            stanzaq: error: logs/smack.log: not rewritten: its stanzas are not written as XML (smack), and a value to redact is cut across its records or escaped
 
             """, status: 2)
-        try assertStanzaq(["--redact", "--rewrite", "logs/ejabberd.log"], stdout: "", stderr: """
-            stanzaq: error: logs/ejabberd.log: not rewritten: the stanza of line 6 is not written as XML in this log (ejabberd); only XML and logs that write stanzas as XML are rewritten
+        try assertStanzaq(["--redact=all", "--rewrite", "logs/ejabberd.log"], stdout: "", stderr: """
+            stanzaq: error: logs/ejabberd.log: not rewritten: its stanzas are not written as XML (ejabberd), and a value to redact is cut across its records or escaped
 
             """, status: 2)
         try assertStanzaq(["--redact", "--rewrite"], stdin: "<message><body>one</body></message>\n<message><body>two</message>\n",

@@ -26,10 +26,15 @@ extension Redactor {
     /// (a resource, a username, a nickname, which is the resource of a room
     /// occupant's JID) by the pseudonyms of such parts.
     func redactJIDs(of element: Element) {
+        /// A part of a JID met alone, noted with its pseudonym (``replacedParts``).
+        func part(_ value: String, _ pseudonym: String) -> String {
+            replacedParts[value] = pseudonym
+            return pseudonym
+        }
         replaceAttributes(of: element) { attribute in
             guard attribute.namespace.isEmpty else { return nil }
             if jidAttributes.contains(attribute.name) { return pseudonyms.jid(attribute.value) }
-            if attribute.name == "nick" { return pseudonyms.resource(attribute.value) }
+            if attribute.name == "nick" { return part(attribute.value, pseudonyms.resource(attribute.value)) }
             if attribute.name == "uri" { return xmppURI(attribute.value) }
             if attribute.name == "id", element.name == "item", isBookmark(element.parent) {
                 return pseudonyms.jid(attribute.value)
@@ -41,9 +46,9 @@ extension Redactor {
             element.children = [.text(pseudonyms.jid(text.trimmingWhitespace))]
         } else if element.name == "nick" && element.namespace == "http://jabber.org/protocol/nick"
                     || element.name == "resource" && jidPartNamespaces.contains(element.namespace) {
-            element.children = [.text(pseudonyms.resource(text.trimmingWhitespace))]
+            element.children = [.text(part(text.trimmingWhitespace, pseudonyms.resource(text.trimmingWhitespace)))]
         } else if element.name == "username", jidPartNamespaces.contains(element.namespace) {
-            element.children = [.text(pseudonyms.local(text.trimmingWhitespace))]
+            element.children = [.text(part(text.trimmingWhitespace, pseudonyms.local(text.trimmingWhitespace)))]
         } else if element.name == "uri" {
             element.children = [.text(xmppURI(text))]
         }

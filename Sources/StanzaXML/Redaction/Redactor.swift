@@ -14,9 +14,14 @@ public final class Redactor {
     /// The pseudonyms given so far (``RedactionKinds/jids``).
     public let pseudonyms = JIDPseudonyms()
     /// The SASL payloads, passwords, tokens and (``RedactionKinds/bodies``)
-    /// texts removed so far, of more than three characters: what a log's own
-    /// text repeats of them is removed too (`--rewrite`).
+    /// texts removed so far: what a log's own text repeats of them is removed
+    /// too (`--rewrite`; those of three characters or fewer only as an
+    /// element's whole text).
     public var removedSecrets: Set<String> = []
+    /// The parts of JIDs met alone (a resource, a nickname, a username) and
+    /// their pseudonyms: a log whose stanzas are not rewritten in place has
+    /// them replaced wherever it writes them (`--rewrite`).
+    public internal(set) var replacedParts: [String: String] = [:]
 
     /// A redactor that removes `kinds`, with no pseudonym given yet.
     public init(kinds: RedactionKinds) {
@@ -28,10 +33,10 @@ public final class Redactor {
     public func redact(_ stanza: Element) {
         if kinds.contains(.jids) { redactJIDs(of: stanza) }
         if kinds.contains(.auth), Self.isAuthSecret(stanza) {
-            if let secret = stanza.text, secret.count > 3 { removedSecrets.insert(secret) }
+            if let secret = stanza.text { removedSecrets.insert(secret) }
             replaceContent(of: stanza)
         } else if kinds.contains(.bodies), Self.isBodySecret(stanza) {
-            if let secret = stanza.text, secret.count > 3 { removedSecrets.insert(secret) }
+            if let secret = stanza.text { removedSecrets.insert(secret) }
             replaceContent(of: stanza)
         } else if !kinds.isDisjoint(with: [.auth, .bodies]), isPrivateFormValue(stanza) {
             replaceContent(of: stanza)

@@ -18,7 +18,12 @@ import StanzaQuery
 enum LogRewrite {
     /// `bytes`, a whole log, redacted by `redactor`. Throws a ``XMLRewrite/Refusal``.
     static func rewrite(_ bytes: [UInt8], redactor: Redactor, defaultNamespace: String?) throws -> [UInt8] {
-        let log = try RedactedLog(bytes, format: nil, redactor: redactor, defaultNamespace: defaultNamespace)
+        let log: RedactedLog
+        do {
+            log = try RedactedLog(bytes, format: nil, redactor: redactor, defaultNamespace: defaultNamespace)
+        } catch is NotWrittenAsXML {
+            return try rewriteByValues(bytes, redactor: redactor, defaultNamespace: defaultNamespace)
+        }
         // A secret's lines are replaced one by one (a client logs what its user
         // typed a line at a time) unless that changes what the log reads as: a
         // body may hold a line of the log's own format.
@@ -28,6 +33,9 @@ enum LogRewrite {
         }
         throw XMLRewrite.Refusal(message: "the redacted log does not read as the log does (\(log.formatName))")
     }
+
+    /// A stanza of the log is not found, as XML, in its bytes.
+    struct NotWrittenAsXML: Error {}
 
     /// A log's stanzas found in its bytes and redacted: what writing it back needs.
     struct RedactedLog {
@@ -54,10 +62,7 @@ enum LogRewrite {
                 outlines.append(outline(of: stanza))
                 let written = serializer.string(for: stanza)
                 let from = max(cursor, lineStarts[min(line, lineStarts.count) - 1])
-                guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else {
-                    throw XMLRewrite.Refusal(message: "the stanza of line \(line) is not written as XML in this log "
-                                             + "(\(detected)); only XML and logs that write stanzas as XML are rewritten")
-                }
+                guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else { throw NotWrittenAsXML() }
                 if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
                 redactor.redact(stanza)
                 let redacted = serializer.string(for: stanza)
@@ -87,14 +92,14 @@ enum LogRewrite {
     }
 
     /// What a rewritten log must keep of each stanza: its name, id and type.
-    private static func outline(of stanza: Element) -> [String?] {
+    static func outline(of stanza: Element) -> [String?] {
         [stanza.namespace, stanza.name, stanza.attribute("id"), stanza.attribute("type")]
     }
 
     /// The password of a SASL PLAIN `<auth>` (RFC 4616: authzid, authcid and
     /// password, each after a NUL), which a client's own log may repeat (the
     /// command that set it).
-    private static func plainPassword(in stanza: Element) -> String? {
+    static func plainPassword(in stanza: Element) -> String? {
         guard case .data(let bytes)? = try? stanza.findFirst("/{urn:ietf:params:xml:ns:xmpp-sasl}auth<mechanism=PLAIN>#|base64"),
               let password = bytes.split(separator: 0, omittingEmptySubsequences: false).last, password.count > 3 else { return nil }
         return String(decoding: password, as: UTF8.self)
@@ -102,7 +107,7 @@ enum LogRewrite {
 
     /// The stanzas of the log and the line each starts on, in the order they
     /// start, and the log's format.
-    private static func readStanzas(_ bytes: [UInt8], format: LogFormat?, defaultNamespace: String?) throws -> ([(Element, Int)], String) {
+    static func readStanzas(_ bytes: [UInt8], format: LogFormat?, defaultNamespace: String?) throws -> ([(Element, Int)], String) {
         var stanzas: [(Element, Int)] = []
         var damage: InputDamage?
         let reader = LogReader(format: format, defaultNamespace: defaultNamespace, handler: { stanza, source in
@@ -200,7 +205,7 @@ enum LogRewrite {
     /// JID and its domain.
     static func textReplacements(_ redactor: Redactor, lines: Bool) -> [([UInt8], [UInt8])] {
         var pairs = redactor.pseudonyms.replaced.map { (Array($0.key.utf8), Array($0.value.utf8)) }
-        var secrets = redactor.removedSecrets
+        var secrets = redactor.removedSecrets.filter { $0.count > 3 }
         if lines {
             for secret in redactor.removedSecrets where secret.contains("\n") {
                 secrets.formUnion(secret.split(separator: "\n").map(String.init).filter { $0.count > 3 })

@@ -24,7 +24,12 @@ enum MonalRawlogRewrite {
             guard let message = stringMember("message", in: json), let text = decodedString(json[message]) else {
                 throw refusal(entries.count + 1, "has no message")
             }
-            let log = try LogRewrite.RedactedLog(text, format: .monal, redactor: redactor, defaultNamespace: defaultNamespace)
+            let log: LogRewrite.RedactedLog
+            do {
+                log = try LogRewrite.RedactedLog(text, format: .monal, redactor: redactor, defaultNamespace: defaultNamespace)
+            } catch is LogRewrite.NotWrittenAsXML {
+                throw refusal(entries.count + 1, "holds a stanza not written as XML")
+            }
             entries.append((json, message, log))
             offset += 4 + length
         }
