@@ -229,12 +229,14 @@ clean:
 	rm -rf .build $(FUZZ_DIR)
 
 # The real-log fixtures (Tests/Fixtures/real-logs): records logs of real XMPP
-# software (Prosody, ejabberd, slixmpp, nbxmpp, libstrophe, Profanity, Finch) in
-# scripted sessions over loopback, with packet captures and the truth read from
-# them. record.sh rewrites the folders as a whole, so Profanity's run comes after.
+# software (Prosody, also over BOSH and WebSocket, ejabberd, and the clients and
+# libraries the README lists) in scripted sessions over loopback, with packet
+# captures and the truth read from them. record.sh rewrites the folders as a
+# whole, so the other runs come after.
 # Needs root; not part of check, test or CI. See Tests/Fixtures/real-logs/README.md.
 fixtures:
 	Tests/Fixtures/real-logs/record.sh
 	Tests/Fixtures/real-logs/record-profanity.sh
 	Tests/Fixtures/real-logs/record-rawdebug.sh
 	Tests/Fixtures/real-logs/record-finch.sh
+	Tests/Fixtures/real-logs/record-web.sh

@@ -31,6 +31,10 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/slixmpp-time-alice.log", .slixmpp),
         ("Tests/Fixtures/real-logs/tshark/ejabberd-follow.txt", .tshark),
         ("Tests/Fixtures/real-logs/tshark/prosody-follow.txt", .tshark),
+        ("Tests/Fixtures/real-logs/logs/bosh-amy.log", .strophejs),
+        ("Tests/Fixtures/real-logs/logs/websocket-ben.log", .strophejs),
+        ("Tests/Fixtures/real-logs/logs/prosody-web.log", .prosody),
+        ("Tests/Fixtures/real-logs/tshark/bosh-follow.txt", .tshark),
     ]
 
     /// The table holds every sample and every real log.

@@ -6,6 +6,9 @@ import XCTest
 /// (Tests/Fixtures/real-logs: Prosody, with mod_stanza_debug and with
 /// mod_rawdebug, ejabberd, slixmpp in two formats, nbxmpp, libstrophe,
 /// Profanity, Finch's libpurple, tshark), read against the truth of the same session's
+/// mod_rawdebug, and with BOSH and WebSocket sessions, ejabberd, slixmpp in
+/// two formats, nbxmpp, libstrophe, Profanity, a Strophe.js-style web
+/// client over BOSH and over WebSocket, tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
 ///
@@ -55,6 +58,7 @@ final class RealLogTests: CLITestCase {
         ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
         ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
+        ("prosody-web", "prosody"), ("bosh-amy", "strophejs"), ("websocket-ben", "strophejs"), ("bosh-follow", "tshark"),
     ]
 
     /// One JSON record a line.

@@ -66,9 +66,9 @@ wait_listening() {             # wait_listening PORT WHAT
 }
 port_free() { ! listening "$1" || die "port $1 is already in use"; }
 
-start_capture() {              # start_capture PORT FILE: tcpdump on lo, that port only
-    local port=$1 file=$2 i
-    tcpdump -i lo --immediate-mode -U -s 0 -Z root -w "$file" "tcp port $port" 2>"$file.stderr" &
+start_capture() {              # start_capture PORT FILE [FILTER]: tcpdump on lo, that port only (or FILTER)
+    local port=$1 file=$2 filter=${3:-tcp port $1} i
+    tcpdump -i lo --immediate-mode -U -s 0 -Z root -w "$file" "$filter" 2>"$file.stderr" &
     PIDS+=($!)
     CAPTURE_PID=$!
     for i in $(seq 1 100); do grep -q 'listening on' "$file.stderr" && return 0; sleep 0.1; done

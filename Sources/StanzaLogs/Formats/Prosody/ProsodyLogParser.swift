@@ -279,9 +279,12 @@ final class ProsodyLogParser: LogLineParser {
 
     /// The namespace Prosody's streams declare as default, and so leave out of
     /// the stanzas it logs (util/xmppstream.lua drops an `xmlns` equal to it).
+    /// A BOSH session is a client's too: modules/mod_bosh.lua names its logger
+    /// `"bosh"..sid` (mod_websocket's sessions are `c2s…` as any).
     static func streamNamespace(forSessionType line: UnsafeBufferPointer<UInt8>, _ type: Range<Int>) -> StaticString? {
         guard type.count >= 3 else { return nil }
         if line.has("c2s", at: type.lowerBound) { return "jabber:client" }
+        if type.count >= 4, line.has("bosh", at: type.lowerBound) { return "jabber:client" }
         if line.has("s2s", at: type.lowerBound) { return "jabber:server" }
         return nil
     }
