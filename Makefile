@@ -240,3 +240,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-rawdebug.sh
 	Tests/Fixtures/real-logs/record-finch.sh
 	Tests/Fixtures/real-logs/record-web.sh
+	Tests/Fixtures/real-logs/record-qxmpp.sh

@@ -34,6 +34,7 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/bosh-amy.log", .strophejs),
         ("Tests/Fixtures/real-logs/logs/websocket-ben.log", .strophejs),
         ("Tests/Fixtures/real-logs/logs/prosody-web.log", .prosody),
+        ("Tests/Fixtures/real-logs/logs/qxmpp-dan.log", .qxmpp),
         ("Tests/Fixtures/real-logs/tshark/bosh-follow.txt", .tshark),
     ]
 

@@ -84,7 +84,7 @@ final class JSONEnvelopeTests: CLITestCase {
     func testJSONLinesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
         let names = try RealLogLines.names()
-        XCTAssertEqual(names.count, 13)
+        XCTAssertEqual(names.count, 14)
         for name in names {
             let lines = try RealLogLines.lines(of: name)
             let time = "2026-11-25T19:05:14.123Z"

@@ -72,7 +72,7 @@ final class JournalEnvelopeTests: CLITestCase {
     func testJournalAndSyslogAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
         let names = try RealLogLines.names()
-        XCTAssertEqual(names.count, 13)
+        XCTAssertEqual(names.count, 14)
         for name in names {
             let plain = try alone(name)
             let text = try String(contentsOf: RealLogLines.folder.appendingPathComponent(name), encoding: .utf8)

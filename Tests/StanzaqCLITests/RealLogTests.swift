@@ -7,7 +7,7 @@ import XCTest
 /// mod_rawdebug, ejabberd, slixmpp in two formats, nbxmpp, libstrophe,
 /// Profanity, Finch's libpurple, tshark), read against the truth of the same session's
 /// mod_rawdebug, and with BOSH and WebSocket sessions, ejabberd, slixmpp in
-/// two formats, nbxmpp, libstrophe, Profanity, a Strophe.js-style web
+/// two formats, nbxmpp, libstrophe, Profanity, QXmpp, a Strophe.js-style web
 /// client over BOSH and over WebSocket, tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
@@ -59,6 +59,7 @@ final class RealLogTests: CLITestCase {
         ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
         ("prosody-web", "prosody"), ("bosh-amy", "strophejs"), ("websocket-ben", "strophejs"), ("bosh-follow", "tshark"),
+        ("qxmpp-dan", "qxmpp"),
     ]
 
     /// One JSON record a line.
@@ -117,7 +118,7 @@ final class RealLogTests: CLITestCase {
                                    "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
                     for row in read {
                         XCTAssertGreaterThan(row["line"] as? Int ?? 0, 0, "\(name): a line for \(row)")
-                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity", "libpurple"].contains(format) && !name.contains("notime") {
+                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity", "libpurple", "qxmpp"].contains(format) && !name.contains("notime") {
                             XCTAssertFalse((row["time"] as? String ?? "").isEmpty, "\(name): a time for \(row)")
                         }
                     }
