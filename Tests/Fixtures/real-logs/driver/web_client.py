@@ -110,7 +110,7 @@ class Session:
 
 class Bosh(Session):
     """XEP-0124/0206 over HTTP/1.1 POSTs, as Strophe.js's transports/bosh.ts
-    builds its bodies (`_buildBody`, `_connect`, `_sendRestartRequest`,
+    builds its bodies (`_buildBody`, `_connect`, the restart in `_onIdle`,
     `_sendTerminate`)."""
 
     def __init__(self, args):
