@@ -241,3 +241,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-finch.sh
 	Tests/Fixtures/real-logs/record-web.sh
 	Tests/Fixtures/real-logs/record-qxmpp.sh
+	Tests/Fixtures/real-logs/record-aioxmpp.sh
