@@ -101,6 +101,10 @@ enum DocumentedExamples {
                       let replacement = named[String(after.dropFirst().prefix(2))] {
                 out += replacement
                 rest = after.dropFirst(3)
+            } else if after.hasPrefix("[u"), let close = after.firstIndex(of: "]"),
+                      let scalar = UInt32(after[after.index(after.startIndex, offsetBy: 2)..<close], radix: 16).flatMap(Unicode.Scalar.init) {
+                out += String(Character(scalar))        // \[u00E9]: a character by its code point
+                rest = after[after.index(after: close)...]
             } else if let escaped = after.first {
                 out += "\\" + String(escaped) // not one of ours: kept as written
                 rest = after.dropFirst()
@@ -276,6 +280,7 @@ final class DocumentationTests: XCTestCase {
     func testRoffUnescaping() {
         XCTAssertEqual(DocumentedExamples.unescapeRoff(#"a\e(aq b"#), #"a\(aq b"#)
         XCTAssertEqual(DocumentedExamples.unescapeRoff(#"\(aq\\(dq"#), #"'\\(dq"#)
+        XCTAssertEqual(DocumentedExamples.unescapeRoff(#"caf\[u00E9]\[u1F600]"#), "caf\u{E9}\u{1F600}")
         XCTAssertEqual(DocumentedExamples.unescapeRoff(#"{urn:x}x/\e[1]@first\e"#), #"{urn:x}x/\[1]@first\"#)
         XCTAssertEqual(DocumentedExamples.unescapeRoff(#"\fBbold\fR \(xx"#), #"\fBbold\fR \(xx"#)
         XCTAssertEqual(DocumentedExamples.unescapeRoff(#"trailing\"#), #"trailing\"#)
