@@ -242,3 +242,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-web.sh
 	Tests/Fixtures/real-logs/record-qxmpp.sh
 	Tests/Fixtures/real-logs/record-aioxmpp.sh
+	Tests/Fixtures/real-logs/record-poezio.sh

@@ -56,7 +56,7 @@ final class RealLogTests: CLITestCase {
         ("slixmpp-time-alice", "slixmpp"), ("slixmpp-notime-bob", "slixmpp"),
         ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
         ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
-        ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"), ("aioxmpp-kim", "aioxmpp"),
+        ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"), ("aioxmpp-kim", "aioxmpp"), ("poezio-mia", "slixmpp"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
         ("prosody-web", "prosody"), ("bosh-amy", "strophejs"), ("websocket-ben", "strophejs"), ("bosh-follow", "tshark"),
         ("qxmpp-dan", "qxmpp"),
