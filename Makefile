@@ -243,3 +243,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-qxmpp.sh
 	Tests/Fixtures/real-logs/record-aioxmpp.sh
 	Tests/Fixtures/real-logs/record-poezio.sh
+	Tests/Fixtures/real-logs/record-slixmpp-pypi.sh

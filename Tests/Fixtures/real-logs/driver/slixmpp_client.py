@@ -15,6 +15,7 @@ Its log goes to --log-file in one of two Python logging formats: `time`
 """
 import argparse
 import asyncio
+import inspect
 import logging
 import os
 import sys
@@ -169,9 +170,16 @@ def main():
     logging.getLogger("asyncio").setLevel(logging.WARNING)
 
     xmpp = Client(a)
-    xmpp["feature_mechanisms"].unencrypted_plain = True
-    xmpp.connect(address=(a.host, a.port), use_ssl=False, force_starttls=False,
-                 disable_starttls=True)
+    xmpp.plugin["feature_mechanisms"].unencrypted_plain = True
+    if "address" in inspect.signature(xmpp.connect).parameters:
+        xmpp.connect(address=(a.host, a.port), use_ssl=False, force_starttls=False,
+                     disable_starttls=True)
+    else:
+        # slixmpp 1.9 and later: the address as host and port, what to try as attributes.
+        xmpp.enable_direct_tls = False
+        xmpp.enable_starttls = False
+        xmpp.enable_plaintext = True
+        xmpp.connect(a.host, a.port)
     # (XMLStream.process(timeout=...) fails on Python 3.11 in slixmpp 1.8.3.)
     try:
         xmpp.loop.run_until_complete(asyncio.wait_for(xmpp.disconnected, a.timeout))
