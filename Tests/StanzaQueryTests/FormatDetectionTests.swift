@@ -30,6 +30,8 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/prosody-rawdebug.log", .prosody),
         ("Tests/Fixtures/real-logs/logs/prosody.log", .prosody),
         ("Tests/Fixtures/real-logs/logs/slixmpp-notime-bob.log", .slixmpp),
+        ("Tests/Fixtures/real-logs/logs/slixmpp-pypi-notime-paula.log", .slixmpp),
+        ("Tests/Fixtures/real-logs/logs/slixmpp-pypi-time-olaf.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/slixmpp-time-alice.log", .slixmpp),
         ("Tests/Fixtures/real-logs/tshark/ejabberd-follow.txt", .tshark),
         ("Tests/Fixtures/real-logs/tshark/prosody-follow.txt", .tshark),

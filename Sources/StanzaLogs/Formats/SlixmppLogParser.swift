@@ -6,7 +6,8 @@ import StanzaXML
 /// in `send_raw` (a whole stanza as serialised, or the stream header) and
 /// `log.debug("RECV: %s", stanza)` in `_spawn_event` (each whole stanza
 /// received), plus `RECV: <stream:stream …>` for the start tag of the stream
-/// (`tostring(…, open_only=True)`). The line prefix is whatever the program's
+/// (`tostring(…, open_only=True)`; slixmpp 1.17 doubles the prefix of names in
+/// the streams namespace, ``prefixedOnce(_:_:)``). The line prefix is whatever the program's
 /// Python logging format puts there (`DEBUG:slixmpp.xmlstream.xmlstream:` by
 /// default); a stanza with newlines goes on in unmarked lines.
 final class SlixmppLogParser: LogLineParser {
@@ -27,7 +28,45 @@ final class SlixmppLogParser: LogLineParser {
         var header = LineHeader(shape: .wholeStanzas)
         header.direction = found.direction
         header.time = leadingTimestamp(in: line) ?? leadingTimestamp(in: line, from: line.skippingBlanks(from: 0))
-        return ParsedLine(record: header, payload: found.payload..<line.contentEnd)
+        let payload = found.payload..<line.contentEnd
+        if found.direction == .incoming, line.firstRange(of: "stream:stream:", from: payload.lowerBound) != nil {
+            return ParsedLine(record: header, payload: payload, decoded: Self.prefixedOnce(line, payload))
+        }
+        return ParsedLine(record: header, payload: payload)
+    }
+
+    /// The data with `stream:stream:` in a tag's name written `stream:`. slixmpp's
+    /// `tostring()` (slixmpp/xmlstream/tostring.py, in 1.17.0) looks the
+    /// element's namespace up in `stream.namespace_map` twice and puts its prefix
+    /// before the name each time: what it received in the streams namespace is
+    /// logged `RECV: <stream:stream:stream xmlns="http://etherx.jabber.org/streams" …>`,
+    /// `<stream:stream:features xmlns="…">` … `</stream:stream:features>`. The
+    /// `xmlns` it writes after such a name is the namespace of that prefix
+    /// (`xmlns:stream`): as a default namespace it would put the stanzas after
+    /// the stream's header in the streams namespace.
+    static func prefixedOnce(_ line: UnsafeBufferPointer<UInt8>, _ payload: Range<Int>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.count)
+        var index = payload.lowerBound
+        while index < payload.upperBound {
+            let opens = index > payload.lowerBound && line[index - 1] == 0x3C
+            let closes = index > payload.lowerBound + 1 && line[index - 1] == 0x2F && line[index - 2] == 0x3C
+            guard opens || closes, line.has("stream:stream:", at: index) else {
+                bytes.append(line[index])
+                index += 1
+                continue
+            }
+            index += 7                                      // the first `stream:`
+            while index < payload.upperBound, !isXMLSpace(line[index]), line[index] != 0x3E, line[index] != 0x2F {
+                bytes.append(line[index])
+                index += 1
+            }
+            if opens, line.has(" xmlns=\"", at: index) {
+                bytes += Array(" xmlns:stream=\"".utf8)
+                index += 8
+            }
+        }
+        return bytes
     }
 
     /// `SEND: <` or `RECV: <`, at the start of the message.
