@@ -244,3 +244,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-aioxmpp.sh
 	Tests/Fixtures/real-logs/record-poezio.sh
 	Tests/Fixtures/real-logs/record-slixmpp-pypi.sh
+	Tests/Fixtures/real-logs/record-nbxmpp-pypi.sh

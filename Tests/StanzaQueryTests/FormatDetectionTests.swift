@@ -25,6 +25,7 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/finch-wanda.log", .libpurple),
         ("Tests/Fixtures/real-logs/logs/libstrophe-dave.log", .libstrophe),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log", .nbxmpp),
+        ("Tests/Fixtures/real-logs/logs/nbxmpp-pypi-paula.log", .nbxmpp),
         ("Tests/Fixtures/real-logs/logs/poezio-mia.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/profanity-grace.log", .profanity),
         ("Tests/Fixtures/real-logs/logs/prosody-rawdebug.log", .prosody),

@@ -57,7 +57,7 @@ final class RealLogTests: CLITestCase {
         ("ejabberd-slixmpp-time-erin", "slixmpp"), ("ejabberd-slixmpp-notime-frank", "slixmpp"),
         ("nbxmpp-carol", "nbxmpp"), ("libstrophe-dave", "libstrophe"), ("profanity-grace", "profanity"),
         ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"), ("aioxmpp-kim", "aioxmpp"), ("poezio-mia", "slixmpp"),
-        ("slixmpp-pypi-time-olaf", "slixmpp"), ("slixmpp-pypi-notime-paula", "slixmpp"),
+        ("slixmpp-pypi-time-olaf", "slixmpp"), ("slixmpp-pypi-notime-paula", "slixmpp"), ("nbxmpp-pypi-paula", "nbxmpp"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
         ("prosody-web", "prosody"), ("bosh-amy", "strophejs"), ("websocket-ben", "strophejs"), ("bosh-follow", "tshark"),
         ("qxmpp-dan", "qxmpp"),
