@@ -245,3 +245,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-poezio.sh
 	Tests/Fixtures/real-logs/record-slixmpp-pypi.sh
 	Tests/Fixtures/real-logs/record-nbxmpp-pypi.sh
+	Tests/Fixtures/real-logs/record-sendxmpp.sh

@@ -30,6 +30,7 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/profanity-grace.log", .profanity),
         ("Tests/Fixtures/real-logs/logs/prosody-rawdebug.log", .prosody),
         ("Tests/Fixtures/real-logs/logs/prosody.log", .prosody),
+        ("Tests/Fixtures/real-logs/logs/sendxmpp-quinn.log", .xmlstream),
         ("Tests/Fixtures/real-logs/logs/slixmpp-notime-bob.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/slixmpp-pypi-notime-paula.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/slixmpp-pypi-time-olaf.log", .slixmpp),

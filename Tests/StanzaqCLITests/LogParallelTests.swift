@@ -46,7 +46,7 @@ final class LogParallelTests: CLITestCase {
     func testRealSoftwareLogs() throws {
         let scratch = try ScratchDirectory()
         let logs = try Self.realLogs()
-        XCTAssertEqual(logs.count, 17)
+        XCTAssertEqual(logs.count, 13)
         for log in logs {
             let text = try String(contentsOf: log, encoding: .utf8)
             let path = try scratch.write(log.lastPathComponent, String(repeating: text, count: 3)).path

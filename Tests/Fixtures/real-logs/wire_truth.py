@@ -481,15 +481,19 @@ def main():
             "directions": {"c2s": "client to server", "s2c": "server to client"},
             "connections": conns, **({"web_sessions": sessions} if web else {})})
 
-        # The views, one per log fixture.
+        # The views, one per log fixture: a client's log of several connections
+        # (one program run after another writing to one log: sendxmpp) lists
+        # them all, in the capture's order.
+        client_logs = {}
         for c in conns + sessions:
-            if "log" not in c:
-                continue
-            name = os.path.splitext(os.path.basename(c["log"]))[0]
+            if "log" in c:
+                client_logs.setdefault(c["log"], []).append(c)
+        for logp, logged in client_logs.items():
+            name = os.path.splitext(os.path.basename(logp))[0]
             dump(os.path.join(a.out, f"{name}.json"), {
-                "fixture": c["log"], "program": c["program"], "role": "client",
+                "fixture": logp, "program": logged[0]["program"], "role": "client",
                 "pcap": pcap_rel, "in_is": "s2c", "out_is": "c2s",
-                "connections": [view(c, "s2c", "c2s", ("transport", "tcp_streams", "bosh_bodies"))]})
+                "connections": [view(c, "s2c", "c2s", ("transport", "tcp_streams", "bosh_bodies")) for c in logged]})
         if run in server_logs:
             program, logp = server_logs[run]
             name = os.path.splitext(os.path.basename(logp))[0]

@@ -8,6 +8,9 @@
           (XEP-0313), and the end of the stream.
   echoer: the same iqs, then echoes every chat message from the peer (id
           `echo-ID`) until `bye`, then a MAM query and the end of the stream.
+  receiver: the echoer without the echoes, for a peer that sends and does not
+          read (sendxmpp): what it is sent waits for nothing, so its log shows
+          every byte it received.
 
 Its log goes to --log-file in one of two Python logging formats: `time`
 (`%(asctime)s %(levelname)-8s %(message)s`) or `notime`
@@ -142,6 +145,8 @@ class Client(ClientXMPP):
                 self.bye_seen = True
                 asyncio.ensure_future(self.finish())
             return
+        if self.args.role == "receiver":
+            return
         reply = self.make_message(mto=msg["from"], mbody=msg["body"], mtype="chat")
         reply["id"] = "echo-" + msg["id"]
         reply.send()
@@ -154,7 +159,7 @@ def main():
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--peer", required=True, help="the peer's bare JID")
-    p.add_argument("--role", choices=["sender", "echoer"], required=True)
+    p.add_argument("--role", choices=["sender", "echoer", "receiver"], required=True)
     p.add_argument("--room", default=None)
     p.add_argument("--ready-file", required=True)
     p.add_argument("--log-file", required=True)
