@@ -246,3 +246,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-slixmpp-pypi.sh
 	Tests/Fixtures/real-logs/record-nbxmpp-pypi.sh
 	Tests/Fixtures/real-logs/record-sendxmpp.sh
+	Tests/Fixtures/real-logs/record-goxmpp.sh

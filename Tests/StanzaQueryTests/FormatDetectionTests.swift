@@ -23,6 +23,8 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-time-erin.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/ejabberd.log", .ejabberd),
         ("Tests/Fixtures/real-logs/logs/finch-wanda.log", .libpurple),
+        ("Tests/Fixtures/real-logs/logs/go-sendxmpp-ulf.log", .goxmpp),
+        ("Tests/Fixtures/real-logs/logs/goxmpp-sven.log", .goxmpp),
         ("Tests/Fixtures/real-logs/logs/libstrophe-dave.log", .libstrophe),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log", .nbxmpp),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-pypi-paula.log", .nbxmpp),

@@ -414,6 +414,10 @@ def main():
     ap.add_argument("--web-xml", action="append", default=[],
                     help="RUN=DIR: writes DIR/TRANSPORT-DIRECTION.xml, the BOSH bodies or WebSocket "
                          "messages of each direction as they were sent, one a line")
+    ap.add_argument("--received-only", action="append", default=[],
+                    help="LOG: a client log that shows only what the client received (go-xmpp's "
+                         "debug output): its view's `out` is empty, `logged` says so, and "
+                         "`out_on_the_wire` counts what was sent")
     a = ap.parse_args()
     base = os.path.dirname(os.path.abspath(__file__))
     pcaps = parse_kv(a.pcap, "pcap")
@@ -490,10 +494,17 @@ def main():
                 client_logs.setdefault(c["log"], []).append(c)
         for logp, logged in client_logs.items():
             name = os.path.splitext(os.path.basename(logp))[0]
+            views = [view(c, "s2c", "c2s", ("transport", "tcp_streams", "bosh_bodies")) for c in logged]
+            directions = ["in", "out"]
+            if logp in a.received_only:
+                directions = ["in"]
+                for v in views:
+                    v["out_on_the_wire"] = len(v["out"])
+                    v["out"], v["chat_out"], v["stream_headers_out"] = [], [], 0
             dump(os.path.join(a.out, f"{name}.json"), {
                 "fixture": logp, "program": logged[0]["program"], "role": "client",
-                "pcap": pcap_rel, "in_is": "s2c", "out_is": "c2s",
-                "connections": [view(c, "s2c", "c2s", ("transport", "tcp_streams", "bosh_bodies")) for c in logged]})
+                "pcap": pcap_rel, "in_is": "s2c", "out_is": "c2s", "logged": directions,
+                "connections": views})
         if run in server_logs:
             program, logp = server_logs[run]
             name = os.path.splitext(os.path.basename(logp))[0]
