@@ -247,3 +247,4 @@ fixtures:
 	Tests/Fixtures/real-logs/record-nbxmpp-pypi.sh
 	Tests/Fixtures/real-logs/record-sendxmpp.sh
 	Tests/Fixtures/real-logs/record-goxmpp.sh
+	Tests/Fixtures/real-logs/record-mcabber.sh

@@ -26,6 +26,7 @@ final class FormatDetectionTests: XCTestCase {
         ("Tests/Fixtures/real-logs/logs/go-sendxmpp-ulf.log", .goxmpp),
         ("Tests/Fixtures/real-logs/logs/goxmpp-sven.log", .goxmpp),
         ("Tests/Fixtures/real-logs/logs/libstrophe-dave.log", .libstrophe),
+        ("Tests/Fixtures/real-logs/logs/mcabber-quinn.log", .mcabber),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-carol.log", .nbxmpp),
         ("Tests/Fixtures/real-logs/logs/nbxmpp-pypi-paula.log", .nbxmpp),
         ("Tests/Fixtures/real-logs/logs/poezio-mia.log", .slixmpp),

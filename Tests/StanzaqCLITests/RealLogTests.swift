@@ -80,7 +80,7 @@ final class RealLogTests: CLITestCase {
         ("prosody-rawdebug", "prosody"), ("finch-wanda", "libpurple"), ("aioxmpp-kim", "aioxmpp"), ("poezio-mia", "slixmpp"),
         ("slixmpp-pypi-time-olaf", "slixmpp"), ("slixmpp-pypi-notime-paula", "slixmpp"), ("nbxmpp-pypi-paula", "nbxmpp"),
         ("sendxmpp-quinn", "xmlstream"),
-        ("goxmpp-sven", "goxmpp"), ("go-sendxmpp-ulf", "goxmpp"),
+        ("goxmpp-sven", "goxmpp"), ("go-sendxmpp-ulf", "goxmpp"), ("mcabber-quinn", "mcabber"),
         ("prosody-follow", "tshark"), ("ejabberd-follow", "tshark"),
         ("prosody-web", "prosody"), ("bosh-amy", "strophejs"), ("websocket-ben", "strophejs"), ("bosh-follow", "tshark"),
         ("qxmpp-dan", "qxmpp"),
@@ -160,7 +160,7 @@ final class RealLogTests: CLITestCase {
                                    "\(name) (\(format)) session \(session ?? "-") direction \(direction)")
                     for row in read {
                         XCTAssertGreaterThan(row["line"] as? Int ?? 0, 0, "\(name): a line for \(row)")
-                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity", "libpurple", "qxmpp"].contains(format) && !name.contains("notime") {
+                        if ["prosody", "ejabberd", "slixmpp", "nbxmpp", "profanity", "libpurple", "qxmpp", "mcabber"].contains(format) && !name.contains("notime") {
                             XCTAssertFalse((row["time"] as? String ?? "").isEmpty, "\(name): a time for \(row)")
                         }
                     }
