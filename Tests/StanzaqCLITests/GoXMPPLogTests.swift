@@ -54,4 +54,13 @@ final class GoXMPPLogTests: CLITestCase {
         try assertStanzaq(["--log", "--json", "body#"], stdin: stream + start + "xx\nyy</body></message>\n",
                           stdout: "\"xx\\nyy\"\n", status: 0)
     }
+
+    /// End tags of nothing open (damaged data) do not make the parser take the
+    /// next stanza's inside for the space between stanzas: its newline stays text.
+    func testStrayEndTagsLeaveTheNextStanzaWhole() throws {
+        let stream = "<?xml version='1.0'?><stream:stream id='s1' xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>\n"
+        try assertStanzaq(["--log", "--json", "body#"], stdin: stream + "</x></y>\n<message id='m1'><body>a\nb</body></message>\n",
+                          stdout: "\"a\\nb\"\n",
+                          stderr: "(standard input):2:5: Opening and ending tag mismatch: stream line 3 and x\n", status: 2)
+    }
 }

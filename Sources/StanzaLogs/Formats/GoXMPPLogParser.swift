@@ -84,7 +84,8 @@ final class GoXMPPLogParser: LogLineParser {
                 quote = byte
             } else if byte == 0x3E {
                 inTag = false
-                if root { depth = 0 } else if closing { depth -= 1 } else if !slash { depth += 1 }
+                // (An end tag of nothing open, in damaged data, leaves the count at 0.)
+                if root { depth = 0 } else if closing { depth = max(0, depth - 1) } else if !slash { depth += 1 }
             } else {
                 slash = byte == 0x2F
             }
