@@ -88,7 +88,8 @@ final class EnvelopeTests: CLITestCase {
         let names = try RealLogLines.names()
         XCTAssertEqual(names.count, 14)
         for name in names {
-            let plain = try stanzas(["--fields", "line", RealLogLines.path(name)])
+            let reading = try RealLogLines.reading(name)
+            let plain = try stanzas(reading + ["--fields", "line", RealLogLines.path(name)])
             XCTAssertEqual(plain.status, 0, name)
             XCTAssertFalse(plain.output.isEmpty, name)
             let lines = try RealLogLines.lines(of: name)
@@ -100,7 +101,7 @@ final class EnvelopeTests: CLITestCase {
             ]
             for (envelope, text) in wrapped {
                 let path = try scratch.write("\(envelope)-\(name)", text).path
-                let run = try stanzas(["--fields", "line", path])
+                let run = try stanzas(reading + ["--fields", "line", path])
                 XCTAssertEqual(run.output, plain.output, "\(envelope) around \(name)")
                 XCTAssertEqual(run.stderr, "", "\(envelope) around \(name)")
                 XCTAssertEqual(run.status, 0, "\(envelope) around \(name)")

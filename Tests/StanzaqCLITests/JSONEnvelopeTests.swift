@@ -81,10 +81,12 @@ final class JSONEnvelopeTests: CLITestCase {
 
     /// Every real-software log, each line as a shipper writing JSON, Loki's
     /// logcli and an Elasticsearch hit write it: the same stanzas at the same lines.
+    /// But go-xmpp's, whose lines are bare XML: a JSON line whose message is
+    /// XML is an archive row (`--log=json`).
     func testJSONLinesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
-        let names = try RealLogLines.names()
-        XCTAssertEqual(names.count, 14)
+        let names = try RealLogLines.names().filter { try !RealLogLines.startsWithTag($0) }
+        XCTAssertEqual(names.count, 12)
         for name in names {
             let lines = try RealLogLines.lines(of: name)
             let time = "2026-11-25T19:05:14.123Z"

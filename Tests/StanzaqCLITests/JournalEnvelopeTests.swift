@@ -16,7 +16,7 @@ final class JournalEnvelopeTests: CLITestCase {
     }
 
     private func alone(_ name: String) throws -> String {
-        let run = try stanzas("direction,session", [RealLogLines.path(name)])
+        let run = try stanzas("direction,session", try RealLogLines.reading(name) + [RealLogLines.path(name)])
         XCTAssertEqual(run.status, 0, name)
         XCTAssertFalse(run.output.isEmpty, name)
         return run.output
@@ -74,6 +74,7 @@ final class JournalEnvelopeTests: CLITestCase {
         let names = try RealLogLines.names()
         XCTAssertEqual(names.count, 14)
         for name in names {
+            let reading = try RealLogLines.reading(name)
             let plain = try alone(name)
             let text = try String(contentsOf: RealLogLines.folder.appendingPathComponent(name), encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -86,7 +87,7 @@ final class JournalEnvelopeTests: CLITestCase {
             ]
             for (form, text) in wrapped {
                 let path = try scratch.write("\(form)-\(name)", text).path
-                let run = try stanzas("direction,session", [path])
+                let run = try stanzas("direction,session", reading + [path])
                 XCTAssertEqual(run.output, plain, "\(form) around \(name)")
                 XCTAssertEqual(run.stderr, "", "\(form) around \(name)")
                 XCTAssertEqual(run.status, 0, "\(form) around \(name)")

@@ -14,6 +14,17 @@ enum RealLogLines {
 
     static func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// What makes stanzaq read a log as a log: go-xmpp's debug output starts
+    /// with the server's stream header, `<`, which is XML unless `--log` says otherwise.
+    static func reading(_ name: String) throws -> [String] {
+        try startsWithTag(name) ? ["--log"] : []
+    }
+
+    /// Whether the log's first byte is `<` (go-xmpp's).
+    static func startsWithTag(_ name: String) throws -> Bool {
+        try Data(contentsOf: folder.appendingPathComponent(name)).first == 0x3C
+    }
+
     /// The lines of a log, without their line feeds.
     static func lines(of name: String) throws -> [String] {
         let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)

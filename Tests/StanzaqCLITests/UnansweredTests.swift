@@ -114,7 +114,8 @@ final class UnansweredTests: CLITestCase {
                     }
                 }
             }
-            let found = try InProcess.stanzaq(["-s", "--unanswered", "/iq", truth.log], in: RealLogTests.folder)
+            let format = RealLogTests.fixtures.first { $0.truth == String(name.dropLast(5)) }?.format ?? ""
+            let found = try InProcess.stanzaq(RealLogTests.reading(format) + ["-s", "--unanswered", "/iq", truth.log], in: RealLogTests.folder)
             XCTAssertEqual(found.status, unanswered.isEmpty ? 1 : 0, name)
             XCTAssertEqual(found.stderr, "", name)
             let ids = try InProcess.stanzaq(["/iq@id"], stdin: found.stdout)
