@@ -86,7 +86,7 @@ final class EnvelopeTests: CLITestCase {
     func testContainerEnvelopesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
         let names = try RealLogLines.names()
-        XCTAssertEqual(names.count, 14)
+        XCTAssertEqual(names.count, 24)
         for name in names {
             let reading = try RealLogLines.reading(name)
             let plain = try stanzas(reading + ["--fields", "line", RealLogLines.path(name)])

@@ -86,7 +86,7 @@ final class JSONEnvelopeTests: CLITestCase {
     func testJSONLinesAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
         let names = try RealLogLines.names().filter { try !RealLogLines.startsWithTag($0) }
-        XCTAssertEqual(names.count, 12)
+        XCTAssertEqual(names.count, 22)
         for name in names {
             let lines = try RealLogLines.lines(of: name)
             let time = "2026-11-25T19:05:14.123Z"

@@ -72,7 +72,7 @@ final class JournalEnvelopeTests: CLITestCase {
     func testJournalAndSyslogAroundEveryRealLogReadAsTheLog() throws {
         let scratch = try ScratchDirectory()
         let names = try RealLogLines.names()
-        XCTAssertEqual(names.count, 14)
+        XCTAssertEqual(names.count, 24)
         for name in names {
             let reading = try RealLogLines.reading(name)
             let plain = try alone(name)

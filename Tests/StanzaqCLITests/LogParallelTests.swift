@@ -47,7 +47,7 @@ final class LogParallelTests: CLITestCase {
     func testRealSoftwareLogs() throws {
         let scratch = try ScratchDirectory()
         let logs = try Self.realLogs()
-        XCTAssertEqual(logs.count, 16)
+        XCTAssertEqual(logs.count, 27)
         for log in logs {
             let text = try String(contentsOf: log, encoding: .utf8)
             let path = try scratch.write(log.lastPathComponent, String(repeating: text, count: 3)).path

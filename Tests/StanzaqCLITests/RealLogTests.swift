@@ -4,11 +4,11 @@ import XCTest
 
 /// Logs that real software wrote during recorded sessions
 /// (Tests/Fixtures/real-logs: Prosody, with mod_stanza_debug and with
-/// mod_rawdebug, ejabberd, slixmpp in two formats, nbxmpp, libstrophe,
-/// Profanity, Finch's libpurple, tshark), read against the truth of the same session's
-/// mod_rawdebug, and with BOSH and WebSocket sessions, ejabberd, slixmpp in
-/// two formats, nbxmpp, libstrophe, Profanity, QXmpp, a Strophe.js-style web
-/// client over BOSH and over WebSocket, tshark), read against the truth of the same session's
+/// mod_rawdebug, and with BOSH and WebSocket sessions; ejabberd; slixmpp in
+/// two formats, Debian's and PyPI's, and poezio's; nbxmpp, Debian's and
+/// PyPI's; libstrophe; Profanity; Finch's libpurple; QXmpp; a Strophe.js-style
+/// web client over BOSH and over WebSocket; aioxmpp; sendxmpp's XML::Stream;
+/// go-xmpp and go-sendxmpp; mcabber; tshark), read against the truth of the same session's
 /// packet capture, which wire_truth.py took with Python's expat — never with
 /// stanzaq (stanzaq(1), LOGS, "Recorded from real software").
 ///

@@ -102,7 +102,7 @@ final class UnansweredTests: CLITestCase {
     func testRecordedSessionsAgainstTheWire() throws {
         let truths = try FileManager.default.contentsOfDirectory(atPath: RealLogTests.folder.appendingPathComponent("truth").path)
             .filter { $0.hasSuffix(".json") && !$0.hasSuffix("-wire.json") }.sorted()
-        XCTAssertEqual(truths.count, 17)
+        XCTAssertEqual(truths.count, 27)
         for name in truths {
             let truth = try RealLogTests.Truth(String(name.dropLast(5)))
             var unanswered: [String] = []
