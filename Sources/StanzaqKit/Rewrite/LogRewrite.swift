@@ -62,7 +62,7 @@ enum LogRewrite {
                 outlines.append(outline(of: stanza))
                 let written = serializer.string(for: stanza)
                 let from = max(cursor, lineStarts[min(line, lineStarts.count) - 1])
-                guard let (range, indent) = place(of: stanza, written: written, in: bytes, from: from) else { throw NotWrittenAsXML() }
+                guard let (range, indent) = place(of: stanza, in: bytes, from: from) else { throw NotWrittenAsXML() }
                 if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
                 redactor.redact(stanza)
                 let redacted = serializer.string(for: stanza)
@@ -129,12 +129,11 @@ enum LogRewrite {
     /// stanza's; none, in the others.
     private static let continuationIndents: [[UInt8]] = [[], [0x09]]
 
-    /// Where `stanza` (written as `written`) is in `bytes`, from `from` on, and
+    /// Where `stanza` is in `bytes`, from `from` on, and
     /// the indent of its lines after the first: the first start tag of its name
     /// there that reads, in a stream of the stanza's namespace, as the same
     /// stanza; within 64 KiB of `from`.
-    private static func place(of stanza: Element, written: String, in bytes: [UInt8],
-                              from: Int) -> (range: Range<Int>, indent: [UInt8])? {
+    private static func place(of stanza: Element, in bytes: [UInt8], from: Int) -> (range: Range<Int>, indent: [UInt8])? {
         let name = Array(("<" + stanza.qualifiedName).utf8)
         let limit = min(bytes.count, from + (1 << 16))
         var index = from
@@ -146,12 +145,29 @@ enum LogRewrite {
             for indent in continuationIndents {
                 if let (read, range) = firstStanza(in: bytes, at: open, indent: indent,
                                                    namespace: stanza.prefix == nil ? stanza.namespace : nil),
-                   XMLSerializer().string(for: read) == written {
+                   sameStanza(read, stanza) {
                     return (range, indent)
                 }
             }
         }
         return nil
+    }
+
+    /// Whether `a` and `b` are the same element: names and namespaces,
+    /// attributes (in any order) and children, whatever the namespace
+    /// declarations that made them (a stanza of a BOSH body, of a stream).
+    static func sameStanza(_ a: Element, _ b: Element) -> Bool {
+        guard a.name == b.name, a.namespace == b.namespace, a.children.count == b.children.count,
+              Set(a.attributes.map { [$0.namespace, $0.name, $0.value] }) == Set(b.attributes.map { [$0.namespace, $0.name, $0.value] })
+        else { return false }
+        for (x, y) in zip(a.children, b.children) {
+            switch (x, y) {
+            case (.text(let s), .text(let t)) where s == t: continue
+            case (.element(let e), .element(let f)) where sameStanza(e, f): continue
+            default: return false
+            }
+        }
+        return true
     }
 
     /// The first stanza read from `bytes` at `start`, its lines after the first
@@ -172,16 +188,21 @@ enum LogRewrite {
         var lines: [(fed: Int, raw: Int)] = []
         var fed = header.utf8.count
         do {
-            // A line at a time: what follows the stanza in the log is no XML.
+            // Up to each `>` at a time: what follows the stanza (the rest of the
+            // log's line, a BOSH body's end tag) is no XML of it.
             var chunk = start
             var data = Array(header.utf8)
+            var lineStart = true
             while found == nil, chunk < bytes.count, chunk - start < 1 << 20 {
-                if chunk > start, !indent.isEmpty {
-                    guard bytes[chunk...].starts(with: indent) else { return nil }
-                    chunk += indent.count
+                if lineStart {
+                    if chunk > start, !indent.isEmpty {
+                        guard bytes[chunk...].starts(with: indent) else { return nil }
+                        chunk += indent.count
+                    }
+                    lines.append((fed, chunk))
                 }
-                lines.append((fed, chunk))
-                let next = bytes[chunk...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+                let next = bytes[chunk...].firstIndex { $0 == 0x3E || $0 == 0x0A }.map { $0 + 1 } ?? bytes.count
+                lineStart = bytes[next - 1] == 0x0A
                 data += bytes[chunk..<next]
                 fed += next - chunk
                 try reader.feed(data)
@@ -201,8 +222,10 @@ enum LogRewrite {
 
     /// What the log's own text has replaced: each JID the redaction gave a
     /// pseudonym, and each secret it removed (and, with `lines`, each line of
-    /// one); the longest first, so that a full JID is replaced before its bare
-    /// JID and its domain.
+    /// one), in each way a log may write it (``writtenForms(_:)``: a log's
+    /// messages may quote a stanza, as Prosody's mod_bosh does its requests);
+    /// the longest first, so that a full JID is replaced before its bare JID
+    /// and its domain.
     static func textReplacements(_ redactor: Redactor, lines: Bool) -> [([UInt8], [UInt8])] {
         var pairs = redactor.pseudonyms.replaced.map { (Array($0.key.utf8), Array($0.value.utf8)) }
         var secrets = redactor.removedSecrets.filter { $0.count > 3 }
@@ -212,7 +235,38 @@ enum LogRewrite {
             }
         }
         pairs += secrets.map { (Array($0.utf8), Array(Redactor.marker.utf8)) }
-        return pairs.filter { !$0.0.isEmpty }.sorted { $0.0.count != $1.0.count ? $0.0.count > $1.0.count : $0.0.lexicographicallyPrecedes($1.0) }
+        return longestFirst(pairs.flatMap { pair in writtenForms(pair.0).map { ($0, pair.1) } })
+    }
+
+    /// `pairs` without repeated values, the longest value first.
+    static func longestFirst(_ pairs: [([UInt8], [UInt8])]) -> [([UInt8], [UInt8])] {
+        Dictionary(pairs.filter { !$0.0.isEmpty }, uniquingKeysWith: { first, _ in first })
+            .map { ($0.key, $0.value) }
+            .sorted { $0.0.count != $1.0.count ? $0.0.count > $1.0.count : $0.0.lexicographicallyPrecedes($1.0) }
+    }
+
+    /// The ways a log may write `value`: as it is, or escaped as XML text
+    /// (`&` and `<`; `>`, `'` and `"` escaped or not, as XML writers differ);
+    /// each also with Prosody's tab after a line feed, and with Erlang's and
+    /// C's quoting of `"`, `\` and line feeds (ejabberd's binaries).
+    static func writtenForms(_ value: [UInt8]) -> Set<[UInt8]> {
+        func replacingBytes(_ bytes: [UInt8], _ table: [UInt8: [UInt8]]) -> [UInt8] {
+            bytes.flatMap { table[$0] ?? [$0] }
+        }
+        var xml: Set<[UInt8]> = [value]
+        for mask in 0..<8 {
+            var table: [UInt8: [UInt8]] = [0x26: Array("&amp;".utf8), 0x3C: Array("&lt;".utf8)]
+            if mask & 1 != 0 { table[0x3E] = Array("&gt;".utf8) }
+            if mask & 2 != 0 { table[0x27] = Array("&apos;".utf8) }
+            if mask & 4 != 0 { table[0x22] = Array("&quot;".utf8) }
+            xml.insert(replacingBytes(value, table))
+        }
+        var forms = xml
+        for form in xml {
+            forms.insert(replacingBytes(form, [0x0A: [0x0A, 0x09]]))
+            forms.insert(replacingBytes(form, [0x5C: Array("\\\\".utf8), 0x22: Array("\\\"".utf8), 0x0A: Array("\\n".utf8)]))
+        }
+        return forms
     }
 
     /// `text` with each occurrence of a replaced value, not inside a longer

@@ -23,17 +23,16 @@ extension LogRewrite {
         }
         let removed = Set(redactor.pseudonyms.replaced.keys).union(redactor.removedSecrets).filter { $0.count > 3 }
         for lines in [true, false] {
-            var pairs = textReplacements(redactor, lines: lines)
-            pairs += redactor.replacedParts.filter { $0.key.count > 3 }.map { (Array($0.key.utf8), Array($0.value.utf8)) }
-            var forms = pairs.flatMap { pair in writtenForms(pair.0).map { ($0, pair.1) } }
+            var forms = textReplacements(redactor, lines: lines)
+            forms += redactor.replacedParts.filter { $0.key.count > 3 }.flatMap { part in
+                writtenForms(Array(part.key.utf8)).map { ($0, Array(part.value.utf8)) }
+            }
             // A short text (`bye`, `❤`) only where it is an element's whole text:
             // elsewhere it is part of other words and ids.
             for secret in redactor.removedSecrets where secret.count <= 3 {
                 forms += writtenForms(Array(secret.utf8)).map { ([0x3E] + $0 + [0x3C], [0x3E] + Array(Redactor.marker.utf8) + [0x3C]) }
             }
-            let replacements = Dictionary(forms, uniquingKeysWith: { a, _ in a })
-                .map { ($0.key, $0.value) }
-                .sorted { $0.0.count != $1.0.count ? $0.0.count > $1.0.count : $0.0.lexicographicallyPrecedes($1.0) }
+            let replacements = longestFirst(forms)
             let output = replacing(replacements, in: bytes[...])
             if readsRedacted(output, outlines: outlines, kinds: redactor.kinds, removed: removed, defaultNamespace: defaultNamespace) {
                 return output
@@ -41,30 +40,6 @@ extension LogRewrite {
         }
         throw XMLRewrite.Refusal(message: "its stanzas are not written as XML (\(format)), and a value to redact is cut "
                                  + "across its records or escaped")
-    }
-
-    /// The ways a log may write `value`: as it is, or escaped as XML text
-    /// (`&` and `<`; `>`, `'` and `"` escaped or not, as XML writers differ);
-    /// each also with Prosody's tab after a line feed, and with Erlang's and
-    /// C's quoting of `"`, `\` and line feeds (ejabberd's binaries).
-    private static func writtenForms(_ value: [UInt8]) -> Set<[UInt8]> {
-        func replacingBytes(_ bytes: [UInt8], _ table: [UInt8: [UInt8]]) -> [UInt8] {
-            bytes.flatMap { table[$0] ?? [$0] }
-        }
-        var xml: Set<[UInt8]> = [value]
-        for mask in 0..<8 {
-            var table: [UInt8: [UInt8]] = [0x26: Array("&amp;".utf8), 0x3C: Array("&lt;".utf8)]
-            if mask & 1 != 0 { table[0x3E] = Array("&gt;".utf8) }
-            if mask & 2 != 0 { table[0x27] = Array("&apos;".utf8) }
-            if mask & 4 != 0 { table[0x22] = Array("&quot;".utf8) }
-            xml.insert(replacingBytes(value, table))
-        }
-        var forms = xml
-        for form in xml {
-            forms.insert(replacingBytes(form, [0x0A: [0x0A, 0x09]]))
-            forms.insert(replacingBytes(form, [0x5C: Array("\\\\".utf8), 0x22: Array("\\\"".utf8), 0x0A: Array("\\n".utf8)]))
-        }
-        return forms
     }
 
     /// Whether `output` reads as a log of the same stanzas (`outlines`), each
