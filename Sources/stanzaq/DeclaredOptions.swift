@@ -129,7 +129,7 @@ extension StanzaqCommand {
 
     /// The declared options by each of their names.
     static let declaredOptionsByName: [String: DeclaredOption] = {
-        var byName: [String: DeclaredOption] = [:]
+        var byName = [String: DeclaredOption](minimumCapacity: 128)
         for option in declaredOptions {
             for name in option.names { byName[name] = option }
         }

@@ -46,7 +46,7 @@ struct CommandEnvironment {
             output: Output(fileDescriptor: 1), diagnostics: Diagnostics(fileDescriptor: 2),
             stdinIsTerminal: isatty(0) != 0, stdoutIsTerminal: isatty(1) != 0,
             noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false, handlesSignals: true,
-            processorCount: max(1, ProcessInfo.processInfo.activeProcessorCount),
+            processorCount: availableProcessorCount(),
             partSize: getenv("STANZAQ_PART_SIZE").flatMap { Int(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil },
             reportsParts: getenv("STANZAQ_DEBUG_PARTS").map { $0.pointee != 0 } ?? false)
     }
