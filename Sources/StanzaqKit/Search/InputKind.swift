@@ -28,10 +28,14 @@ public enum InputKind: Equatable, Sendable {
             return .xml
         }
         guard bytes[index] == UInt8(ascii: "<") else { return fragmentOrLog(bytes[index...], atEnd: atEnd) }
-        // A copy of Gajim's XML console starts with its comments.
+        // A copy of Gajim's XML console starts with its comments, and Prosody's
+        // watch:stanzas() with its own (a session's id starts with c2s or s2s).
         let rest = bytes[index...]
-        for marker in ["<!-- Incoming ", "<!-- Outgoing "] {
-            if rest.starts(with: marker.utf8) { return .log(.gajim) }
+        let markers: [(String, LogFormat)] = [("<!-- Incoming ", .gajim), ("<!-- Outgoing ", .gajim),
+                                              ("<!-- sent to ", .prosodyWatch), ("<!-- received from ", .prosodyWatch),
+                                              ("<!-- session c2s", .prosodyWatch), ("<!-- session s2s", .prosodyWatch)]
+        for (marker, format) in markers {
+            if rest.starts(with: marker.utf8) { return .log(format) }
             if rest.count < marker.utf8.count && !atEnd && marker.utf8.starts(with: rest) { return nil }
         }
         return .xml
