@@ -16,7 +16,7 @@ final class FormatDetectionTests: XCTestCase {
         ("examples/logs/nbxmpp.log", .nbxmpp), ("examples/logs/profanity.log", .profanity),
         ("examples/logs/prosody-archive.json", .json), ("examples/logs/prosody-syslog.log", .prosody),
         ("examples/logs/prosody.log", .prosody),
-        ("examples/logs/prosody-watch.log", .prosodyWatch), ("examples/logs/slixmpp.log", .slixmpp),
+        ("examples/logs/prosody-watch.log", .prosodyWatch), ("examples/logs/logxml.xml", .logxml), ("examples/logs/slixmpp.log", .slixmpp),
         ("examples/logs/smack.log", .smack), ("examples/logs/tshark-follow.txt", .tshark),
         ("examples/logs/qxmpp.log", .qxmpp), ("examples/logs/strophejs.log", .strophejs),
         ("examples/logs/xmppjs.log", .xmppjs), ("examples/logs/tigase.log", .tigase),

@@ -33,7 +33,10 @@ public enum InputKind: Equatable, Sendable {
         let rest = bytes[index...]
         let markers: [(String, LogFormat)] = [("<!-- Incoming ", .gajim), ("<!-- Outgoing ", .gajim),
                                               ("<!-- sent to ", .prosodyWatch), ("<!-- received from ", .prosodyWatch),
-                                              ("<!-- session c2s", .prosodyWatch), ("<!-- session s2s", .prosodyWatch)]
+                                              ("<!-- session c2s", .prosodyWatch), ("<!-- session s2s", .prosodyWatch),
+                                              // mod_logxml's file: its new file's first lines, or a packet appended.
+                                              ("<?xml version=\"1.0\"?>\n<?xml-stylesheet href=\"xmpp.xsl\"", .logxml),
+                                              ("<packet or=\"", .logxml)]
         for (marker, format) in markers {
             if rest.starts(with: marker.utf8) { return .log(format) }
             if rest.count < marker.utf8.count && !atEnd && marker.utf8.starts(with: rest) { return nil }
