@@ -84,7 +84,7 @@ final class LogDetectionTests: CLITestCase {
                                ("gajim-console.xml", "gajim"), ("monal.log", "monal"), ("conversations.log", "conversations"),
                                ("tshark-follow.txt", "tshark"), ("prosody-archive.json", "json"), ("ejabberd-archive.tsv", "tsv"),
                                ("generic.log", "generic"), ("prosody-syslog.log", "prosody"), ("prosody-watch.log", "prosody-watch"),
-                               ("logxml.xml", "logxml"),
+                               ("logxml.xml", "logxml"), ("openfire.log", "openfire"),
                                ("profanity.log", "profanity"), ("qxmpp.log", "qxmpp"), ("strophejs.log", "strophejs")] {
             let run = try InProcess.stanzaq(["--log=\(format)", "-c", "/", "logs/\(file)"])
             XCTAssertEqual(run.stderr, "", file)

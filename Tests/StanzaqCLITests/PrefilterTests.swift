@@ -33,7 +33,7 @@ final class PrefilterTests: CLITestCase {
                 paths.append(try scratch.write((folder == real ? "real-" : "") + name, String(repeating: text, count: count)).path)
             }
         }
-        XCTAssertEqual(paths.count, 44)
+        XCTAssertEqual(paths.count, 45)
         return paths
     }
 
