@@ -25,7 +25,7 @@ public struct LogFormat: RawRepresentable, Hashable, CaseIterable, Sendable, Cus
     /// The formats, in the order `--help` lists them. Detection tries them in
     /// the order of their ``LogFormatDefinition/detectionRank``.
     static let registry: [LogFormat] = [
-        .prosody, .prosodyWatch, .ejabberd, .logxml, .mongooseim, .openfire, .smack, .slixmpp, .libstrophe, .profanity, .libpurple, .qxmpp, .strophejs, .nbxmpp, .aioxmpp, .gajim, .dino, .monal, .conversations, .xmlstream, .goxmpp, .mcabber, .xmppjs, .tigase,
+        .prosody, .prosodyWatch, .ejabberd, .logxml, .mongooseim, .openfire, .smack, .slixmpp, .libstrophe, .profanity, .libpurple, .qxmpp, .strophejs, .nbxmpp, .aioxmpp, .gajim, .dino, .monal, .conversations, .xmlstream, .goxmpp, .mcabber, .jabberd2, .xmppjs, .tigase,
         .tshark, .json, .tsv, .generic,
     ]
 

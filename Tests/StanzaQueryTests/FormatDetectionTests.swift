@@ -21,6 +21,7 @@ final class FormatDetectionTests: XCTestCase {
         ("examples/logs/smack.log", .smack), ("examples/logs/tshark-follow.txt", .tshark),
         ("examples/logs/qxmpp.log", .qxmpp), ("examples/logs/strophejs.log", .strophejs),
         ("examples/logs/xmppjs.log", .xmppjs), ("examples/logs/tigase.log", .tigase),
+        ("examples/logs/jabberd2.log", .jabberd2),
         ("Tests/Fixtures/real-logs/logs/aioxmpp-kim.log", .aioxmpp),
         ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-notime-frank.log", .slixmpp),
         ("Tests/Fixtures/real-logs/logs/ejabberd-slixmpp-time-erin.log", .slixmpp),

@@ -56,7 +56,7 @@ final class LogCutTests: XCTestCase {
     func testTheFormatsThatOptIntoCuttingAndSkipping() {
         XCTAssertEqual(LogFormat.allCases.filter(\.isCut).map(\.rawValue).sorted(), LogFormat.allCases.map(\.rawValue).sorted())
         XCTAssertEqual(LogFormat.allCases.filter { $0.recordSpelling != nil }.map(\.rawValue).sorted(),
-                       ["ejabberd", "generic", "libpurple", "libstrophe", "monal", "nbxmpp", "profanity", "prosody", "qxmpp", "slixmpp", "smack",
+                       ["ejabberd", "generic", "jabberd2", "libpurple", "libstrophe", "monal", "nbxmpp", "profanity", "prosody", "qxmpp", "slixmpp", "smack",
                         "strophejs", "tshark"])
     }
 

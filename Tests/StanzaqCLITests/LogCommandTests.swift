@@ -374,7 +374,7 @@ final class LogCommandTests: CLITestCase {
     func testOptionErrors() throws {
         try assertStanzaq(["--log=strophe", "/", "logs/prosody.log"], stdout: "",
                           stderr: "stanzaq: error: unknown log format 'strophe' (one of: prosody, prosody-watch, ejabberd, logxml, mongooseim, openfire, smack, slixmpp, libstrophe, "
-                              + "profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, xmppjs, tigase, tshark, json, tsv, generic). Did you mean 'strophejs'?\n"
+                              + "profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, jabberd2, xmppjs, tigase, tshark, json, tsv, generic). Did you mean 'strophejs'?\n"
                               + "Usage: stanzaq [OPTIONS] QUERY [FILE...]  (see stanzaq --help)\n", status: 2)
         try assertStanzaq(["--log=nope", "/", "logs/prosody.log"], stdout: "", stderr: nil,
                           stderrContains: ["unknown log format 'nope'"], status: 2)

@@ -85,7 +85,8 @@ final class LogDetectionTests: CLITestCase {
                                ("tshark-follow.txt", "tshark"), ("prosody-archive.json", "json"), ("ejabberd-archive.tsv", "tsv"),
                                ("generic.log", "generic"), ("prosody-syslog.log", "prosody"), ("prosody-watch.log", "prosody-watch"),
                                ("logxml.xml", "logxml"), ("openfire.log", "openfire"),
-                               ("profanity.log", "profanity"), ("qxmpp.log", "qxmpp"), ("strophejs.log", "strophejs")] {
+                               ("profanity.log", "profanity"), ("qxmpp.log", "qxmpp"), ("strophejs.log", "strophejs"),
+                               ("jabberd2.log", "jabberd2")] {
             let run = try InProcess.stanzaq(["--log=\(format)", "-c", "/", "logs/\(file)"])
             XCTAssertEqual(run.stderr, "", file)
             XCTAssertEqual(run.status, 0, file)

@@ -89,7 +89,7 @@ final class REPLLogTests: XCTestCase {
         let wrong = try repl([], ":load --log=bogus x.log\n:load --xml\n:direction sideways\n:list\n", in: Runner.examples)
         XCTAssertEqual(wrong.output, "no stanzas loaded\n")
         XCTAssertEqual(wrong.stderr, """
-            stanzaq: error: unknown log format 'bogus' (one of: prosody, prosody-watch, ejabberd, logxml, mongooseim, openfire, smack, slixmpp, libstrophe, profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, xmppjs, tigase, tshark, json, tsv, generic)
+            stanzaq: error: unknown log format 'bogus' (one of: prosody, prosody-watch, ejabberd, logxml, mongooseim, openfire, smack, slixmpp, libstrophe, profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, jabberd2, xmppjs, tigase, tshark, json, tsv, generic)
             stanzaq: error: usage: :load [--log[=FORMAT]|--xml] [--merge] FILE...
             stanzaq: error: usage: :direction [in|out|both]
 

@@ -118,7 +118,7 @@ final class ShellCompletionTests: XCTestCase {
         let result = try Runner.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: Runner.examples,
                                     environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path]))
         XCTAssertEqual(result.output, """
-            stanzaq --log=: aioxmpp conversations dino ejabberd gajim generic goxmpp json libpurple libstrophe logxml mcabber monal mongooseim nbxmpp openfire profanity prosody prosody-watch qxmpp slixmpp smack strophejs tigase tshark tsv xmlstream xmppjs\u{20}
+            stanzaq --log=: aioxmpp conversations dino ejabberd gajim generic goxmpp jabberd2 json libpurple libstrophe logxml mcabber monal mongooseim nbxmpp openfire profanity prosody prosody-watch qxmpp slixmpp smack strophejs tigase tshark tsv xmlstream xmppjs\u{20}
             stanzaq --log=s: slixmpp smack strophejs\u{20}
             stanzaq --log capt: capture.xml\u{20}
             stanzaq --log body# capt: capture.xml\u{20}
@@ -167,7 +167,7 @@ final class ShellCompletionTests: XCTestCase {
                                     in: Runner.examples,
                                     environment: Runner.environment(["XDG_DATA_DIRS": prefix.url.appendingPathComponent("share").path,
                                                                      "PATH": installed("bin") + ":/usr/bin:/bin"]))
-        let log = "Read the input as a log: --log, or --log=FORMAT (prosody, prosody-watch, ejabberd, logxml, mongooseim, openfire, smack, slixmpp, libstrophe, profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, xmppjs, tigase, tshark, json, tsv, generic)."
+        let log = "Read the input as a log: --log, or --log=FORMAT (prosody, prosody-watch, ejabberd, logxml, mongooseim, openfire, smack, slixmpp, libstrophe, profanity, libpurple, qxmpp, strophejs, nbxmpp, aioxmpp, gajim, dino, monal, conversations, xmlstream, goxmpp, mcabber, jabberd2, xmppjs, tigase, tshark, json, tsv, generic)."
         let redact = "Remove secrets from every stanza before it is searched and printed: a bare --redact removes SASL payloads and passwords; --redact=WHAT, a comma-separated list of auth, bodies (what people write), jids (pseudonyms for JIDs) or all."
         let fields = "Print these fields of stanzas read from a log: line, time, direction, session, jid (bound in the session), or an archive column (comma-separated)."
         let direction = "Only the stanzas a log shows received (in) or sent (out)."
