@@ -28,7 +28,7 @@ final class LogParallelTests: CLITestCase {
         let scratch = try ScratchDirectory()
         let samples = try FileManager.default.contentsOfDirectory(atPath: Runner.examples.appendingPathComponent("logs").path)
             .filter { $0 != "README.md" }.sorted()
-        XCTAssertEqual(samples.count, 21)
+        XCTAssertEqual(samples.count, 24)
         for sample in samples {
             let text = try String(contentsOf: Runner.examples.appendingPathComponent("logs/" + sample), encoding: .utf8)
             let path = try scratch.write(sample, String(repeating: text, count: 6)).path

@@ -68,13 +68,13 @@ final class ManPageTests: XCTestCase {
     func testToolPageListsEveryLogFormat() throws {
         let help = try Self.runManTool(try Runner.requireBinary(), ["--help"]).output
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let listed = try XCTUnwrap(help.range(of: #"--log=FORMAT \(([a-z, ]+)\)"#, options: .regularExpression).map { String(help[$0]) })
+        let listed = try XCTUnwrap(help.range(of: #"--log=FORMAT \(([a-z0-9, -]+)\)"#, options: .regularExpression).map { String(help[$0]) })
         let formats = listed.dropFirst("--log=FORMAT (".count).dropLast().components(separatedBy: ", ")
         let page = try String(contentsOf: Self.toolPage, encoding: .utf8)
         let entry = try XCTUnwrap(page.range(of: ".It Fl \\-log , Fl \\-log Ns = Ns Ar format\n"))
         let end = try XCTUnwrap(page.range(of: "A format is named with", range: entry.upperBound..<page.endIndex))
         let names = page[entry.upperBound..<end.lowerBound].split(separator: "\n").filter { $0.hasPrefix(".Cm ") }
-            .flatMap { $0.dropFirst(4).split(separator: " ").filter { $0 != "," && $0 != "." }.map(String.init) }
+            .flatMap { $0.dropFirst(4).split(separator: " ").filter { $0 != "," && $0 != "." }.map { $0.replacingOccurrences(of: "\\-", with: "-") } }
         XCTAssertEqual(names, formats)
     }
 

@@ -33,7 +33,7 @@ final class PrefilterTests: CLITestCase {
                 paths.append(try scratch.write((folder == real ? "real-" : "") + name, String(repeating: text, count: count)).path)
             }
         }
-        XCTAssertEqual(paths.count, 45)
+        XCTAssertEqual(paths.count, 48)
         return paths
     }
 
