@@ -75,8 +75,9 @@ final class RedactFixtureTests: CLITestCase {
             "goxmpp-sven.log", "libstrophe-dave.log", "nbxmpp-carol.log", "nbxmpp-pypi-paula.log", "poezio-mia.log",
             "profanity-grace.log", "prosody-web.log", "prosody.log", "qxmpp-dan.log", "sendxmpp-quinn.log",
             "slixmpp-notime-bob.log", "slixmpp-time-alice.log", "websocket-ben.log", "ejabberd-archive.tsv", "gajim-console.xml",
-            "generic.log", "monal.log", "nbxmpp.log", "profanity.log", "prosody-archive.json", "prosody.log", "qxmpp.log",
-            "slixmpp.log", "strophejs.log", "tigase.log", "Monal 2024-10-23--07-15-02-117.rawlog",
+            "generic.log", "logxml.xml", "monal.log", "nbxmpp.log", "openfire.log", "profanity.log", "prosody-archive.json",
+            "prosody-watch.log", "prosody.log", "qxmpp.log", "slixmpp.log", "strophejs.log", "tigase.log",
+            "Monal 2024-10-23--07-15-02-117.rawlog",
         ])
     }
 

@@ -90,6 +90,33 @@ final class RewriteCommandTests: CLITestCase {
             """, stderr: "", status: 0)
     }
 
+    /// A stanza cut inside its body across two reads, whose whole copy the
+    /// log's own text holds (jabberd2's `completed nad:`): the copy is no
+    /// place to write the redacted stanza over, since the reads would keep
+    /// the body; nothing is written.
+    func testAStanzaCutAcrossReadsIsNotTakenForItsCopy() throws {
+        let sample = try String(contentsOf: Runner.examples.appendingPathComponent("logs/jabberd2.log"), encoding: .utf8)
+        let first = "<message to='romeo@example.net' type='chat' id='m1'><body>Wherefore art"
+        let second = " thou?\nSee: a &lt; b &amp;&amp; b &gt; c\n-- J.</body><active xmlns='http://jabber.org/protocol/chatstates'/></message>"
+        let reads = """
+            sx (io.c:266) decoded read data (157 bytes): <message to='romeo@example.net' type='chat' id='m1'><body>Wherefore art thou?
+            See: a &lt; b &amp;&amp; b &gt; c
+            -- J.</body><active xmlns='http://jabber.org/
+            """
+        XCTAssertTrue(sample.contains(reads))
+        let cut = sample.replacingOccurrences(of: reads, with: "sx (io.c:266) decoded read data (\(first.utf8.count) bytes): \(first)")
+            .replacingOccurrences(of: "read 32 bytes\nsx (io.c:231) passed 32 read bytes\nsx (io.c:266) decoded read data (32 bytes): protocol/chatstates'/></message>",
+                                  with: "read \(second.utf8.count) bytes\nsx (io.c:231) passed \(second.utf8.count) read bytes\n"
+                                      + "sx (io.c:266) decoded read data (\(second.utf8.count) bytes): \(second)")
+        XCTAssertTrue(cut.contains("bytes):  thou?"))
+        try assertStanzaq(["-e", "/message<id=m1>@id", "-e", "/message<id=m1>/body#"], stdin: cut,
+                          stdout: "m1\tWherefore art thou?\\nSee: a < b && b > c\\n-- J.\n", stderr: "", status: 0)
+        try assertStanzaq(["--redact=bodies", "--rewrite"], stdin: cut, stdout: "", stderr: """
+            stanzaq: error: (standard input): not rewritten: its stanzas are not written as XML (jabberd2), and a value to redact is cut across its records or escaped
+
+            """, status: 2)
+    }
+
     func testWhatIsNotRewritten() throws {
         try assertStanzaq(["--redact=all", "--rewrite", "logs/smack.log"], stdout: "", stderr: """
             stanzaq: error: logs/smack.log: not rewritten: its stanzas are not written as XML (smack), and a value to redact is cut across its records or escaped

@@ -21,7 +21,6 @@ extension LogRewrite {
             if redactor.kinds.contains(.auth), let password = plainPassword(in: stanza) { redactor.removedSecrets.insert(password) }
             redactor.redact(stanza)
         }
-        let removed = Set(redactor.pseudonyms.replaced.keys).union(redactor.removedSecrets).filter { $0.count > 3 }
         for lines in [true, false] {
             var forms = textReplacements(redactor, lines: lines)
             forms += redactor.replacedParts.filter { $0.key.count > 3 }.flatMap { part in
@@ -34,7 +33,7 @@ extension LogRewrite {
             }
             let replacements = longestFirst(forms)
             let output = replacing(replacements, in: bytes[...])
-            if readsRedacted(output, outlines: outlines, kinds: redactor.kinds, removed: removed, defaultNamespace: defaultNamespace) {
+            if readsRedacted(output, outlines: outlines, redactor: redactor, format: nil, defaultNamespace: defaultNamespace) {
                 return output
             }
         }
@@ -44,18 +43,20 @@ extension LogRewrite {
 
     /// Whether `output` reads as a log of the same stanzas (`outlines`), each
     /// as redacting it again leaves it (but for JIDs, already pseudonyms), with
-    /// none of `removed` in it.
-    private static func readsRedacted(_ output: [UInt8], outlines: [[String?]], kinds: RedactionKinds, removed: Set<String>,
-                                      defaultNamespace: String?) -> Bool {
-        guard let (again, _) = try? readStanzas(output, format: nil, defaultNamespace: defaultNamespace),
+    /// none of the JIDs and secrets (of more than three characters) `redactor`
+    /// replaced or removed left in its bytes.
+    static func readsRedacted(_ output: [UInt8], outlines: [[String?]], redactor: Redactor, format: LogFormat?,
+                              defaultNamespace: String?) -> Bool {
+        guard let (again, _) = try? readStanzas(output, format: format, defaultNamespace: defaultNamespace),
               again.map({ outline(of: $0.0) }) == outlines else { return false }
-        let check = Redactor(kinds: kinds.subtracting(.jids))
+        let check = Redactor(kinds: redactor.kinds.subtracting(.jids))
         let serializer = XMLSerializer()
         for (stanza, _) in again {
             let before = serializer.string(for: stanza)
             check.redact(stanza)
             if serializer.string(for: stanza) != before { return false }
         }
+        let removed = Set(redactor.pseudonyms.replaced.keys).union(redactor.removedSecrets).filter { $0.count > 3 }
         return !removed.contains { secret in output.firstRange(of: Array(secret.utf8)) != nil }
     }
 }

@@ -41,7 +41,7 @@ enum MonalRawlogRewrite {
             var readsAsItself = true
             for entry in entries {
                 let message = entry.log.written(with: replacements)
-                readsAsItself = readsAsItself && entry.log.readsAsItself(message)
+                readsAsItself = readsAsItself && entry.log.readsAsItself(message, redactedBy: redactor)
                 var json = LogRewrite.replacing(escaped, in: entry.json[..<entry.message.lowerBound])
                 json += encodedString(message)
                 json += LogRewrite.replacing(escaped, in: entry.json[entry.message.upperBound...])
