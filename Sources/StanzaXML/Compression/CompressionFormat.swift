@@ -22,6 +22,11 @@ public struct CompressionFormat: Sendable {
     /// in none, `nil` while `head` is too short to tell and the input goes on
     /// (`atEnd`: `head` is all of it).
     public static func recognised(_ head: some Sequence<UInt8>, atEnd: Bool) -> CompressionFormat?? {
+        // XML (and most logs) starts with `<`, which no format's data starts
+        // with: told without making the registry, at every start
+        // (testNoFormatStartsWithALessThanSign).
+        var first = head.makeIterator()
+        if first.next() == UInt8(ascii: "<") { return .some(nil) }
         let head = Array(head.prefix(longestMagic))
         var undecided = false
         for format in registry {
