@@ -43,11 +43,7 @@ log "scratch directory: $SCRATCH"
 
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in kim leo; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
-done
+prosody_accounts "$P" kim leo
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/aioxmpp.pcap"

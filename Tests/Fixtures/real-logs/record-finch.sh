@@ -52,11 +52,7 @@ log "scratch directory: $SCRATCH"
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in wanda xena; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
-done
+prosody_accounts "$P" wanda xena
 
 # --- Finch's HOME: the account (enabled, so it connects at start) --------------
 FHOME="$SCRATCH/home"

@@ -75,11 +75,7 @@ PYTHON
 # --- Prosody, the capture, the TLS front --------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in sven tara ulf vera; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
-done
+prosody_accounts "$P" sven tara ulf vera
 
 port_free $PORT
 port_free $TLS_PORT

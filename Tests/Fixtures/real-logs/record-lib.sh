@@ -127,3 +127,15 @@ Component "conference.$DOMAIN" "muc"
     restrict_room_creation = false
 CONFIG
 }
+
+# Prosody runs as its own user (its packaged files are its).
+AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
+
+prosody_accounts() {           # prosody_accounts DIR USER...: DIR (prosody_config) made the prosody user's, with these accounts on $DOMAIN, password $PASSWORD
+    local dir=$1 user
+    shift
+    chown -R prosody:prosody "$dir"
+    for user in "$@"; do
+        "${AS_PROSODY[@]}" prosodyctl --config "$dir/prosody.cfg.lua" register "$user" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
+    done
+}

@@ -49,11 +49,7 @@ log "scratch directory: $SCRATCH"
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in quinn rita; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
-done
+prosody_accounts "$P" quinn rita
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/mcabber.pcap"

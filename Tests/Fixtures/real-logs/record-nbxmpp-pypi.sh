@@ -51,11 +51,7 @@ PY="$SCRATCH/venv/bin/python"
 
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in olaf paula; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
-done
+prosody_accounts "$P" olaf paula
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/nbxmpp-pypi.pcap"

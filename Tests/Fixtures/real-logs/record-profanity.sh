@@ -54,11 +54,7 @@ log "scratch directory: $SCRATCH"
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in grace heidi; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
-done
+prosody_accounts "$P" grace heidi
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/profanity.pcap"

@@ -58,11 +58,7 @@ PYTHON
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in cleo dan; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
-done
+prosody_accounts "$P" cleo dan
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/qxmpp.pcap"

@@ -56,11 +56,7 @@ else
     curl -fsS "$RAWDEBUG_URL" -o "$P/modules/mod_rawdebug.lua" || die "could not fetch mod_rawdebug"
 fi
 grep -q 'bytes/in' "$P/modules/mod_rawdebug.lua" || die "not the mod_rawdebug that logs bytes"
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in ivan judy; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
-done
+prosody_accounts "$P" ivan judy
 
 port_free $PORT
 start_capture $PORT "$SCRATCH/rawdebug.pcap"

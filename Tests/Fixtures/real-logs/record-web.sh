@@ -51,11 +51,7 @@ cat >> "$P/prosody.cfg.lua" <<'CONFIG'
 consider_bosh_secure = true
 consider_websocket_secure = true
 CONFIG
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in amy ben cleo dan; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null 2>&1
-done
+prosody_accounts "$P" amy ben cleo dan
 
 port_free $PORT
 port_free $HTTP_PORT

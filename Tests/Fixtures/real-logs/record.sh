@@ -86,11 +86,7 @@ run_slixmpp_pair() {           # run_slixmpp_pair PORT SENDER ECHOER ROOM LOGPRE
 # --- run 1: Prosody -----------------------------------------------------------
 P="$SCRATCH/prosody"
 prosody_config "$P" $PROSODY_PORT $PROSODY_S2S_PORT $PROSODY_HTTP_PORT stanza_debug
-chown -R prosody:prosody "$P"
-AS_PROSODY=(setpriv --reuid=prosody --regid=prosody --init-groups --)
-for u in alice bob carol dave; do
-    "${AS_PROSODY[@]}" prosodyctl --config "$P/prosody.cfg.lua" register "$u" "$DOMAIN" "$PASSWORD" >/dev/null
-done
+prosody_accounts "$P" alice bob carol dave
 
 port_free $PROSODY_PORT
 start_capture $PROSODY_PORT "$SCRATCH/prosody.pcap"
