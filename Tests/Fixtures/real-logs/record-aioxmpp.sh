@@ -34,12 +34,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-aioxmpp python3-slixmpp tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-aioxmpp.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch aioxmpp
 
 P="$SCRATCH/prosody"
 prosody_config "$P" $PORT $S2S_PORT $HTTP_PORT stanza_debug

@@ -38,16 +38,9 @@ die() { log "ERROR: $*"; exit 1; }
 install_missing finch libpurple0 dbus-daemon python3-dbus prosody python3-slixmpp tmux tshark tcpdump
 
 # --- scratch directory and clean-up ----------------------------------------
-SCRATCH="$(mktemp -d /tmp/stanzaq-finch.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
 TMUX_STARTED=0
-
 cleanup_first() { if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log "scratch directory: $SCRATCH"
+make_scratch finch
 
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"

@@ -43,12 +43,7 @@ die() { log "ERROR: $*"; exit 1; }
 install_missing golang-go golang-github-mattn-go-xmpp-dev go-sendxmpp prosody python3-slixmpp openssl \
     tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-goxmpp.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch goxmpp
 
 # --- the go-xmpp client, built offline with Debian's Go and go-xmpp --------------
 log "building driver/goxmpp_client.go"

@@ -37,6 +37,15 @@ stop_pid() {                   # stop_pid PID: TERM, then KILL after 10 s
     kill -KILL "$pid" 2>/dev/null || true
 }
 
+make_scratch() {               # make_scratch NAME: $SCRATCH, /tmp/stanzaq-NAME.*, which the prosody user reaches; everything started (PIDS) stopped and it removed on exit
+    SCRATCH="$(mktemp -d "/tmp/stanzaq-$1.XXXXXX")"
+    chmod 755 "$SCRATCH"
+    PIDS=()
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    log "scratch directory: $SCRATCH"
+}
+
 cleanup() {                    # trap cleanup EXIT
     local rc=$? pid
     set +e

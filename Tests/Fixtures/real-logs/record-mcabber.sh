@@ -37,14 +37,9 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing mcabber prosody python3-slixmpp tmux tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-mcabber.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
 TMUX_STARTED=0
 cleanup_first() { if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch mcabber
 
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"

@@ -36,12 +36,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-venv python3-pip python3-gi python3-cairo gir1.2-soup-3.0 python3-slixmpp tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-nbxmpp-pypi.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch nbxmpp-pypi
 
 log "nbxmpp $NBXMPP_VERSION from PyPI"
 /usr/bin/python3 -m venv --system-site-packages "$SCRATCH/venv"

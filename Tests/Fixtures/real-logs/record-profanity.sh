@@ -40,16 +40,9 @@ die() { log "ERROR: $*"; exit 1; }
 install_missing profanity prosody python3-slixmpp tmux tshark tcpdump tzdata
 
 # --- scratch directory and clean-up ----------------------------------------
-SCRATCH="$(mktemp -d /tmp/stanzaq-profanity.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
 TMUX_STARTED=0
-
 cleanup_first() { if [ $TMUX_STARTED = 1 ]; then tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null; fi; }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-log "scratch directory: $SCRATCH"
+make_scratch profanity
 
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"

@@ -33,12 +33,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-slixmpp libqxmpp-dev qtbase5-dev g++ pkg-config tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-qxmpp.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch qxmpp
 
 # --- the client -----------------------------------------------------------------
 g++ -std=c++17 -O1 -fPIC -o "$SCRATCH/qxmpp_client" "$HERE/driver/qxmpp_client.cpp" \

@@ -38,12 +38,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-slixmpp tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-rawdebug.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch rawdebug
 
 # --- Prosody with mod_rawdebug --------------------------------------------------
 P="$SCRATCH/prosody"

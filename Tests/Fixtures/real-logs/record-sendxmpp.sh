@@ -38,12 +38,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing sendxmpp prosody python3-slixmpp tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-sendxmpp.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch sendxmpp
 
 # --- Prosody ------------------------------------------------------------------
 P="$SCRATCH/prosody"

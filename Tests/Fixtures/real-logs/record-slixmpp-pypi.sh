@@ -35,12 +35,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-venv python3-pip tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-slixmpp-pypi.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch slixmpp-pypi
 
 log "slixmpp $SLIXMPP_VERSION from PyPI"
 /usr/bin/python3 -m venv --system-site-packages "$SCRATCH/venv"

@@ -36,12 +36,7 @@ die() { log "ERROR: $*"; exit 1; }
 . "$HERE/record-lib.sh"
 install_missing prosody python3-slixmpp python3-websockets tshark tcpdump
 
-SCRATCH="$(mktemp -d /tmp/stanzaq-web.XXXXXX)"
-chmod 755 "$SCRATCH"           # the prosody user must reach its subdirectory
-PIDS=()                        # processes to stop on exit
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-log "scratch directory: $SCRATCH"
+make_scratch web
 
 # --- Prosody with mod_bosh and mod_websocket ----------------------------------
 P="$SCRATCH/prosody"
